@@ -1,0 +1,182 @@
+"""The page model: HTML (bytes or str) parsed with lxml into a tree the extractors share.
+
+Parsing never raises on bad markup or a wrong charset: bytes are decoded by BOM, then by the
+declared charset, then as UTF-8 with replacement characters. Only input that is not a page at
+all (empty, or over the size limit) raises `PageError` with a message saying why.
+
+The content script stamps every element with `data-wn` (its document-order id) and marks the
+ones it saw invisible with `data-wn-hidden`; ids survive lxml's repairs of misnested markup
+because they travel as attributes. Scripts, styles and comments are dropped after the JSON-LD
+blocks have been read, since metadata lives there.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import lxml.etree as etree
+import lxml.html
+
+HtmlElement = lxml.html.HtmlElement
+
+WN_ID = "data-wn"
+WN_HIDDEN = "data-wn-hidden"
+
+MAX_PAGE_BYTES = 32 * 1024 * 1024
+"""Pages above this size are refused: the server's message limit, and far above any real page."""
+
+SNIFF_BYTES = 4096
+"""How far into the bytes a charset declaration is looked for (the HTML spec's prescan: 1024)."""
+
+DROPPED_TAGS = ("script", "style", "template", "link", "svg", "math", "iframe", "object",
+                "embed", "canvas", "button", "input", "select", "textarea")
+"""Elements that never carry readable text; removed with their content."""
+
+_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.\-]+)""", re.I)
+_XML_DECL_RE = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
+_HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
+         (codecs.BOM_UTF16_BE, "utf-16-be"))
+
+
+class PageError(ValueError):
+    """The input cannot be treated as an HTML page; the message says why."""
+
+
+@dataclass
+class Page:
+    """One parsed page: the cleaned tree plus what was read before cleaning."""
+
+    root: HtmlElement
+    url: str | None = None
+    json_ld: list[Any] = field(default_factory=list)
+    has_ids: bool = False
+
+    @property
+    def body(self) -> HtmlElement:
+        """Return <body>, or the root when the document has none."""
+        body = self.root.find("body")
+        return body if body is not None else self.root
+
+
+def decode_html(data: bytes) -> str:
+    """Decode page bytes by BOM, then declared charset, then UTF-8; never raise."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(encoding, errors="replace")
+    match = _CHARSET_RE.search(data[:SNIFF_BYTES])
+    if match:
+        name = match.group(1).decode("ascii", errors="ignore")
+        try:
+            return data.decode(_normalize_charset(name), errors="replace")
+        except LookupError:
+            pass
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _normalize_charset(name: str) -> str:
+    """Map labels browsers treat as aliases to the codec browsers actually use."""
+    lowered = name.lower()
+    if lowered in ("iso-8859-1", "latin1", "latin-1", "us-ascii", "ascii"):
+        return "cp1252"
+    if lowered in ("gb2312", "gbk"):
+        return "gb18030"
+    return codecs.lookup(lowered).name
+
+
+def parse_page(html: bytes | str, url: str | None = None) -> Page:
+    """Parse HTML into a `Page`; raise `PageError` only for empty or oversized input."""
+    if isinstance(html, bytes):
+        if len(html) > MAX_PAGE_BYTES:
+            raise PageError(f"page is {len(html):,} bytes, over the {MAX_PAGE_BYTES:,}-byte limit")
+        text = decode_html(html)
+    elif isinstance(html, str):
+        if len(html) > MAX_PAGE_BYTES:
+            raise PageError(f"page is {len(html):,} characters, over the limit of "
+                            f"{MAX_PAGE_BYTES:,}")
+        text = html
+    else:
+        raise PageError(f"expected HTML as bytes or str, got {type(html).__name__}")
+    text = _XML_DECL_RE.sub("", text, count=1).replace("\x00", "")
+    if not text.strip():
+        raise PageError("page is empty")
+    root = _parse_tree(text)
+    json_ld = _read_json_ld(root)
+    _drop_non_content(root)
+    return Page(root=root, url=url, json_ld=json_ld, has_ids=_has_ids(root))
+
+
+def _parse_tree(text: str) -> HtmlElement:
+    """Parse with libxml2's HTML parser; huge_tree lifts its 256-level depth cap to 2048."""
+    parser = lxml.html.HTMLParser(huge_tree=True, remove_comments=True, remove_pis=True)
+    try:
+        root = lxml.html.document_fromstring(text, parser=parser)
+    except (etree.ParserError, ValueError) as exc:
+        raise PageError(f"page could not be parsed as HTML: {exc}") from exc
+    if root is None:
+        raise PageError("page holds no HTML elements")
+    return root
+
+
+def _read_json_ld(root: HtmlElement) -> list[Any]:
+    """Return the parsed JSON-LD blocks; malformed ones are skipped."""
+    blocks: list[Any] = []
+    for script in root.iter("script"):
+        if (script.get("type") or "").strip().lower() != "application/ld+json":
+            continue
+        try:
+            blocks.append(json.loads(script.text or ""))
+        except ValueError:
+            continue
+    return blocks
+
+
+def _drop_non_content(root: HtmlElement) -> None:
+    """Remove scripts, styles, forms controls and other non-text elements, keeping tails."""
+    doomed = [el for el in root.iter(*DROPPED_TAGS)]
+    for el in doomed:
+        if el.getparent() is not None:
+            el.drop_tree()
+    for el in list(root.iter(etree.Comment, etree.ProcessingInstruction)):
+        if el.getparent() is not None:
+            el.drop_tree()
+
+
+def _has_ids(root: HtmlElement) -> bool:
+    return root.get(WN_ID) is not None or root.find(f".//*[@{WN_ID}]") is not None
+
+
+def wn_id(el: HtmlElement) -> int | None:
+    """Return the content script's id of an element, or None when it has none."""
+    value = el.get(WN_ID)
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        return None
+
+
+def is_hidden(el: HtmlElement) -> bool:
+    """True when the content script, the `hidden` attribute or an inline style hides `el`."""
+    if el.get(WN_HIDDEN) is not None or el.get("hidden") is not None:
+        return True
+    if el.get("aria-hidden") == "true" and el.tag != "img":
+        return True
+    style = el.get("style")
+    return bool(style and _HIDDEN_STYLE_RE.search(style))
+
+
+def iter_elements(root: HtmlElement) -> Iterator[HtmlElement]:
+    """Yield the element nodes under `root` (itself included) in document order."""
+    for el in root.iter():
+        if isinstance(el.tag, str):
+            yield el

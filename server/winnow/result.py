@@ -1,0 +1,52 @@
+"""The plain, JSON-serializable results that `winnow.extract` returns.
+
+Every field is a str, int, float, bool, None, list or dict, so `to_dict()` output goes straight
+into `json.dumps`, the CLI's JSONL lines and the WebSocket replies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+PageKind = Literal["article", "thread", "other"]
+
+
+@dataclass
+class Article:
+    """A reader view of one article: metadata plus the body as HTML, text and Markdown."""
+
+    title: str | None = None
+    byline: str | None = None
+    published: str | None = None
+    lang: str | None = None
+    dir: str | None = None
+    site_name: str | None = None
+    lead_image: str | None = None
+    html: str = ""
+    text: str = ""
+    markdown: str = ""
+    excerpt: str | None = None
+    word_count: int = 0
+
+
+@dataclass
+class Extraction:
+    """What Winnow found on one page.
+
+    `noise_ids` and `content_ids` are the `data-wn` ids the content script stamped; both are
+    empty for pages that carry no such ids. `timing_ms` has at least `total`, parse included.
+    """
+
+    kind: PageKind
+    article: Article | None = None
+    posts: list[dict[str, Any]] = field(default_factory=list)
+    noise_ids: list[int] = field(default_factory=list)
+    content_ids: list[int] = field(default_factory=list)
+    method: str = ""
+    confidence: float = 0.0
+    timing_ms: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the result as plain JSON-ready data."""
+        return asdict(self)
