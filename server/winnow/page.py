@@ -1,7 +1,7 @@
 """The page model: HTML (bytes or str) parsed with lxml into a tree the extractors share.
 
-Parsing never raises on bad markup or a wrong charset: bytes are decoded by BOM, then by the
-declared charset, then as UTF-8 with replacement characters. Only input that is not a page at
+Parsing never raises on bad markup or a wrong charset: bytes are decoded by BOM, as UTF-8 when
+valid, by the declared charset, or as Windows-1252 with replacement characters. Only input that is not a page at
 all (empty, or over the size limit) raises `PageError` with a message saying why.
 
 The content script stamps every element with `data-wn` (its document-order id) and marks the
@@ -65,10 +65,19 @@ class Page:
 
 
 def decode_html(data: bytes) -> str:
-    """Decode page bytes by BOM, then declared charset, then UTF-8; never raise."""
+    """Decode page bytes by BOM, then as UTF-8 when they are valid UTF-8, then by the declared
+    charset, then as Windows-1252; never raise.
+
+    Valid UTF-8 wins over a declaration because pages are often re-saved as UTF-8 with their
+    old legacy declaration left in, while legacy-encoded text almost never validates as UTF-8.
+    """
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             return data[len(bom):].decode(encoding, errors="replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
     match = _CHARSET_RE.search(data[:SNIFF_BYTES])
     if match:
         name = match.group(1).decode("ascii", errors="ignore")
@@ -76,10 +85,7 @@ def decode_html(data: bytes) -> str:
             return data.decode(_normalize_charset(name), errors="replace")
         except LookupError:
             pass
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+    return data.decode("cp1252", errors="replace")
 
 
 def _normalize_charset(name: str) -> str:
