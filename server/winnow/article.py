@@ -40,18 +40,20 @@ MAYBE_CONTENT_RE = re.compile(r"and|article|body|column|content|main|mathjax|sha
 
 NOISE_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "alert",
                          "alertdialog", "dialog", "banner", "contentinfo", "search"})
-NOISE_TAGS = frozenset({"nav", "aside", "footer", "noscript", "dialog", "menu"})
+NOISE_TAGS = frozenset({"nav", "aside", "footer", "noscript", "dialog", "menu", "form"})
 NEVER_NOISE_TAGS = frozenset({"html", "body", "article", "main", "a", "table", "tbody", "tr",
                               "td", "th", "pre", "code", "figure", "img", "picture"})
 
 MAX_NOISE_SHARE = 0.5
 """A noise-hinted element holding this share of the page's punctuation is a wrapper, kept."""
 
-TEASER_TAGS = frozenset({"li", "div", "article", "section", "tr", "dd", "dt"})
+TEASER_TAGS = frozenset({"li", "div", "article", "section", "dd", "dt"})
 MIN_TEASERS = 3
 MAX_TEASER_CHARS = 400
 """Teaser records are short: a headline link and at most a sentence or two each."""
-MIN_TEASER_LINK_DENSITY = 0.2
+MIN_TEASER_LINK_DENSITY = 0.1
+MIN_TEASERS_WITH_LINK = 0.8
+"""Share of the records that must open with a link (a headline link)."""
 
 MIN_PARENT_GAIN = 0.1
 """Backtracking stops when the parent adds less than this share of the child's punctuation
@@ -91,17 +93,18 @@ def is_noise_hint(el: HtmlElement) -> bool:
 
 
 def noise_roots(stats: TreeStats) -> list[int]:
-    """Elements whose subtrees are noise before any extraction: hinted containers and teaser
-    lists, spared when they hold most of the page's sentences (then they are wrappers)."""
+    """Elements whose subtrees are noise before any extraction: teaser lists, and hinted
+    containers unless they hold most of the page's sentences (then they are wrappers whose
+    class names speak of a layout, as in `page no-sidebars`)."""
     limit = MAX_NOISE_SHARE * max(stats.content_punc(0), 1)
     roots = [i for i, el in enumerate(stats.elements)
              if is_noise_hint(el) and stats.content_punc(i) < limit]
-    roots.extend(i for i in teaser_lists(stats) if stats.content_punc(i) < limit)
+    roots.extend(teaser_lists(stats))
     return roots
 
 
 def teaser_lists(stats: TreeStats) -> list[int]:
-    """Parents of repeated link-led records: related stories, most-read lists, rails.
+    """Repeated link-led records: related stories, most-read lists, rails.
 
     Three or more siblings with the same tag and class that each hold a link and little
     text form a list of records, not prose; article paragraphs repeat too but are not led
@@ -113,26 +116,38 @@ def teaser_lists(stats: TreeStats) -> list[int]:
         if el.tag in TEASER_TAGS and stats.chars[i]:
             key = (stats.parent[i], el.tag, el.get("class") or "")
             groups.setdefault(key, []).append(i)
-    found = []
-    for (parent, _, _), items in groups.items():
+    found: list[int] = []
+    for items in groups.values():
         if len(items) >= MIN_TEASERS and _are_teasers(stats, items):
-            found.append(parent)
+            found.extend(items)
     return found
 
 
 def _are_teasers(stats: TreeStats, items: list[int]) -> bool:
-    chars = sum(stats.chars[i] for i in items)
-    links = sum(stats.link_chars[i] for i in items)
-    if chars > MAX_TEASER_CHARS * len(items) or links < MIN_TEASER_LINK_DENSITY * chars:
+    if max(stats.chars[i] for i in items) > MAX_TEASER_CHARS:
         return False
-    with_links = sum(1 for i in items if stats.link_chars[i])
-    return with_links >= len(items) - 1
+    chars = sum(stats.chars[i] for i in items)
+    if sum(stats.link_chars[i] for i in items) < MIN_TEASER_LINK_DENSITY * chars:
+        return False
+    led = sum(1 for i in items if _starts_with_link(stats, i))
+    return led >= MIN_TEASERS_WITH_LINK * len(items)
+
+
+def _starts_with_link(stats: TreeStats, item: int) -> bool:
+    """True when the first text of the record is link text (a headline or a title link)."""
+    for j in range(item, stats.end[item]):
+        text = stats.elements[j].text
+        if text and text.strip():
+            while j != item and not stats.is_link[j]:
+                j = stats.parent[j]
+            return stats.is_link[j]
+    return False
 
 
 def summary_node(stats: TreeStats) -> tuple[int, list[int]] | None:
     """ECON's snippet-node and backtracking, on link-free punctuation with a density stop."""
     kept, pruned = econ.joint_para(econ.text_node_sets(stats))
-    snippet = econ.snippet_node(kept, size=lambda para: para.chars)
+    snippet = econ.snippet_node(kept, size=lambda para: para.chars - para.link_chars)
     if snippet is None:
         return None
     return _backtrack(stats, snippet), pruned

@@ -30,7 +30,9 @@ PUNCTUATION = ".,;:!?" + "。，、！？；：" + "،؛؟" + "．，！？；�
 """Marks counted as punc-num. The paper counts period and comma (III.B) and notes that CJK
 and Arabic pages use their own periods (IV.D); the issue adds ! ? ; : in each script."""
 
-_PUNCT_RE = re.compile("[" + re.escape(PUNCTUATION) + "]")
+_PUNCT_RE = re.compile(r"[.,;:!?](?!\w)|[" + re.escape(PUNCTUATION[6:]) + "]")
+"""Latin marks count only where they end a word: the dot of 3.5, the colons of 4:36:00 and
+the comma of 15,303 are not punctuation of prose (stock tickers and timestamps are noise)."""
 
 BIG_NODE_TAGS = frozenset({
     "p", "br", "h1", "h2", "h3", "h4", "h5", "h6", "b", "strong", "em", "i", "u", "font",
@@ -172,6 +174,7 @@ class TextPara:
     nodes: tuple[int, ...]
     chars: int
     punc: int
+    link_chars: int = 0
 
 
 def text_node_sets(stats: TreeStats) -> list[TextPara]:
@@ -202,6 +205,7 @@ def _text_para(stats: TreeStats, run: list[int]) -> TextPara:
         nodes=tuple(run),
         chars=sum(stats.chars[i] for i in run) + sum(_visible_len(t) for t in tails),
         punc=sum(stats.punc[i] for i in run) + sum(punc_num(t) for t in tails if t),
+        link_chars=sum(stats.link_chars[i] for i in run),
     )
 
 

@@ -34,7 +34,8 @@ SNIFF_BYTES = 4096
 """How far into the bytes a charset declaration is looked for (the HTML spec's prescan: 1024)."""
 
 DROPPED_TAGS = ("script", "style", "template", "link", "svg", "math", "iframe", "object",
-                "embed", "canvas", "button", "input", "select", "textarea")
+                "embed", "canvas", "button", "input", "select", "textarea", "noembed",
+                "noframes")
 """Elements that never carry readable text; removed with their content."""
 
 _CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.\-]+)""", re.I)
