@@ -24,7 +24,7 @@ from lxml.html import HtmlElement
 
 from winnow import econ
 from winnow.econ import TreeStats
-from winnow.page import Page, is_hidden
+from winnow.page import Page, is_hidden, wn_id
 
 UNLIKELY_RE = re.compile(
     r"-ad-|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|footer|"
@@ -38,9 +38,12 @@ MAYBE_CONTENT_RE = re.compile(r"and|article|body|column|content|main|mathjax|sha
                               r"entry|post|text", re.I)
 """Words that overrule UNLIKELY_RE: 'main-header' may hold the article (Readability)."""
 
+COMMENTS_RE = re.compile(r"comment|disqus|replies|respond|reactions", re.I)
+"""Class/id words of comment sections: noise for the article even when they are long."""
+
 NOISE_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "alert",
                          "alertdialog", "dialog", "banner", "contentinfo", "search"})
-NOISE_TAGS = frozenset({"nav", "aside", "footer", "noscript", "dialog", "menu", "form"})
+NOISE_TAGS = frozenset({"nav", "aside", "footer", "dialog", "menu", "form"})
 NEVER_NOISE_TAGS = frozenset({"html", "body", "article", "main", "a", "table", "tbody", "tr",
                               "td", "th", "pre", "code", "figure", "img", "picture"})
 
@@ -62,17 +65,22 @@ MIN_PARENT_GAIN = 0.1
 LOW_DENSITY_STOP = 0.5
 """...and the text the parent adds is this much sparser in punctuation than the child's."""
 
+FULL_CONFIDENCE_PUNC = 20
+"""Punctuation marks of prose at which the confidence in the summary-node reaches 1."""
+
 MAX_LINK_DENSITY = 0.5
 """A block inside the summary-node whose text is mostly link text is a link list."""
 
 
 @dataclass
 class ArticleContent:
-    """The chosen content as a cleaned copy, and which original elements it kept or pruned."""
+    """The chosen content as a cleaned copy of `source` (the summary-node), and the `data-wn`
+    ids of the outermost content and noise elements of the page."""
 
     content: HtmlElement
-    kept: list[HtmlElement]
-    pruned: list[HtmlElement]
+    source: HtmlElement
+    content_ids: list[int]
+    noise_ids: list[int]
     method: str
     confidence: float
 
@@ -89,6 +97,8 @@ def is_noise_hint(el: HtmlElement) -> bool:
     names = f"{el.get('class') or ''} {el.get('id') or ''}"
     if len(names) < 3:
         return False
+    if COMMENTS_RE.search(names):
+        return True
     return bool(UNLIKELY_RE.search(names)) and not MAYBE_CONTENT_RE.search(names)
 
 
@@ -98,7 +108,7 @@ def noise_roots(stats: TreeStats) -> list[int]:
     class names speak of a layout, as in `page no-sidebars`)."""
     limit = MAX_NOISE_SHARE * max(stats.content_punc(0), 1)
     roots = [i for i, el in enumerate(stats.elements)
-             if is_noise_hint(el) and stats.content_punc(i) < limit]
+             if is_noise_hint(el) and (stats.content_punc(i) < limit or is_comments(el))]
     roots.extend(teaser_lists(stats))
     return roots
 
@@ -142,6 +152,12 @@ def _starts_with_link(stats: TreeStats, item: int) -> bool:
                 j = stats.parent[j]
             return stats.is_link[j]
     return False
+
+
+def is_comments(el: HtmlElement) -> bool:
+    """True for containers of user comments, which never belong to the article text."""
+    names = f"{el.get('class') or ''} {el.get('id') or ''}"
+    return bool(COMMENTS_RE.search(names)) and el.tag not in NEVER_NOISE_TAGS
 
 
 def summary_node(stats: TreeStats) -> tuple[int, list[int]] | None:
@@ -224,20 +240,58 @@ def _link_lists(stats: TreeStats, summary: int) -> list[int]:
 
 
 def _build(stats: TreeStats, summary: int, drop: set[int]) -> ArticleContent:
-    """Copy the summary-node without the dropped subtrees, keeping original/copy pairing."""
+    """Copy the summary-node without the dropped subtrees (copy and original pair up in
+    document order), and label the page's outermost content and noise elements."""
     original = stats.elements[summary]
     clone = copy.deepcopy(original)
     clone.tail = None
-    pairs = list(zip(range(summary, stats.end[summary]), clone.iter(), strict=False))
-    kept, pruned = [], []
-    doomed = []
-    for i, twin in pairs:
-        if i in drop:
-            doomed.append(twin)
-            pruned.append(stats.elements[i])
+    twins = list(clone.iter())
+    doomed = [twins[i - summary] for i in sorted(drop) if summary <= i < stats.end[summary]]
     for twin in doomed:
         if twin.getparent() is not None:
             twin.drop_tree()
-    kept.append(original)
-    confidence = min(1.0, stats.content_punc(summary) / 20)
-    return ArticleContent(clone, kept, pruned, "econ", confidence)
+    content, noise = label_regions(stats, summary, drop)
+    confidence = min(1.0, stats.content_punc(summary) / FULL_CONFIDENCE_PUNC)
+    return ArticleContent(clone, original, _ids(stats, content), _ids(stats, noise), "econ",
+                          confidence)
+
+
+def label_regions(stats: TreeStats, summary: int, drop: set[int]) -> tuple[list[int], list[int]]:
+    """Outermost elements that are all content, and outermost ones that are all noise.
+
+    Content lies in the summary-node outside dropped subtrees; noise is every dropped subtree
+    and everything outside the summary-node that is not one of its ancestors.
+    """
+    end = stats.end[summary]
+    has_noise = [False] * (end - summary)
+    for i in range(end - 1, summary - 1, -1):
+        if i in drop:
+            has_noise[i - summary] = True
+        if has_noise[i - summary] and i > summary:
+            has_noise[stats.parent[i] - summary] = True
+    content: list[int] = []
+    noise: list[int] = []
+    i = summary
+    while i < end:
+        if i in drop:
+            noise.append(i)
+            i = stats.end[i]
+        elif not has_noise[i - summary]:
+            content.append(i)
+            i = stats.end[i]
+        else:
+            i += 1
+    ancestors = set()
+    a = summary
+    while a >= 0:
+        ancestors.add(a)
+        a = stats.parent[a]
+    noise.extend(i for i in range(1, len(stats.elements))
+                 if stats.parent[i] in ancestors and i not in ancestors
+                 and not summary <= i < end)
+    return content, noise
+
+
+def _ids(stats: TreeStats, indices: list[int]) -> list[int]:
+    ids = (wn_id(stats.elements[i]) for i in indices)
+    return sorted(i for i in ids if i is not None)

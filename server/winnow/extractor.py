@@ -1,30 +1,83 @@
-"""Entry point that parses a page, routes it by type and runs the matching extractor."""
+"""`extract`: parse a page, route it by type, run the matching extractor, label its ids."""
 
 from __future__ import annotations
 
 import time
 
-from winnow.article import extract_article
-from winnow.page import parse_page
+from winnow.article import ArticleContent, extract_article
+from winnow.metadata import Metadata, extract_metadata
+from winnow.page import Page, parse_page
+from winnow.render import Rendered, render_article
 from winnow.result import Article, Extraction
+from winnow.router import route
 
-_BLOCK = {"p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "br", "tr", "td", "th", "pre",
-          "blockquote", "figcaption", "section", "article", "dt", "dd", "table", "ul", "ol"}
-
-
-def _text(el) -> str:  # temporary until render lands
-    for e in el.iter():
-        if isinstance(e.tag, str) and e.tag in _BLOCK:
-            e.tail = ("\n" + e.tail) if e.tail else "\n"
-    return el.text_content()
+EXCERPT_CHARS = 200
+"""Length of the excerpt taken from the body when the page has no description."""
 
 
 def extract(html: bytes | str, url: str | None = None) -> Extraction:
-    """Extract the reader view of one page."""
-    start = time.perf_counter()
+    """Extract the reader view of one page.
+
+    Raises `PageError` only for input that is not a page at all (empty, oversized, not text
+    or bytes); any markup, however broken, gives a result.
+    """
+    clock = _Clock()
     page = parse_page(html, url)
+    clock.lap("parse")
     found = extract_article(page)
-    text = _text(found.content) if found else ""
-    total = (time.perf_counter() - start) * 1000
-    return Extraction(kind="article", article=Article(text=text), method="econ",
-                      timing_ms={"total": total})
+    clock.lap("extract")
+    meta = extract_metadata(page, found.source if found else None)
+    rendered = render_article(found.content, url, meta.title) if found else None
+    clock.lap("render")
+    kind = route(page, rendered.text if rendered else "")
+    if found is None or rendered is None or kind != "article":
+        return Extraction(kind=kind, method="econ", timing_ms=clock.done())
+    return Extraction(
+        kind="article",
+        article=_article(meta, rendered),
+        noise_ids=found.noise_ids if page.has_ids else [],
+        content_ids=found.content_ids if page.has_ids else [],
+        method=found.method,
+        confidence=round(found.confidence, 3),
+        timing_ms=clock.done(),
+    )
+
+
+def _article(meta: Metadata, rendered: Rendered) -> Article:
+    return Article(
+        title=meta.title, byline=meta.byline, published=meta.published, lang=meta.lang,
+        dir=meta.dir, site_name=meta.site_name, lead_image=meta.lead_image or _first(rendered),
+        html=rendered.html, text=rendered.text, markdown=rendered.markdown,
+        excerpt=meta.description or _excerpt(rendered.text), word_count=rendered.word_count)
+
+
+def _first(rendered: Rendered) -> str | None:
+    return rendered.images[0] if rendered.images else None
+
+
+def _excerpt(text: str) -> str | None:
+    """The first paragraph, cut at a word boundary."""
+    first = text.strip().split("\n", 1)[0].strip()
+    if len(first) <= EXCERPT_CHARS:
+        return first or None
+    return first[:EXCERPT_CHARS].rsplit(" ", 1)[0] + "…"
+
+
+class _Clock:
+    """Milliseconds per stage, plus `total`."""
+
+    def __init__(self) -> None:
+        self.start = self.last = time.perf_counter()
+        self.laps: dict[str, float] = {}
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = round((now - self.last) * 1000, 3)
+        self.last = now
+
+    def done(self) -> dict[str, float]:
+        self.laps["total"] = round((time.perf_counter() - self.start) * 1000, 3)
+        return self.laps
+
+
+__all__ = ["ArticleContent", "Page", "extract"]

@@ -21,8 +21,8 @@ from typing import Any
 
 import lxml.etree as etree
 import lxml.html
+from lxml.html import HtmlElement
 
-HtmlElement = lxml.html.HtmlElement
 
 WN_ID = "data-wn"
 WN_HIDDEN = "data-wn-hidden"
@@ -39,6 +39,9 @@ DROPPED_TAGS = ("script", "style", "template", "link", "svg", "math", "iframe", 
 """Elements that never carry readable text; removed with their content."""
 
 _CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.\-]+)""", re.I)
+_CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+"""Characters XML trees cannot hold; pages carry them as stray bytes, never as text."""
+_CDATA_RE = re.compile(r"^\s*<!\[CDATA\[|\]\]>\s*$")
 _XML_DECL_RE = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
@@ -112,7 +115,7 @@ def parse_page(html: bytes | str, url: str | None = None) -> Page:
         text = html
     else:
         raise PageError(f"expected HTML as bytes or str, got {type(html).__name__}")
-    text = _XML_DECL_RE.sub("", text, count=1).replace("\x00", "")
+    text = _CONTROL_RE.sub("", _XML_DECL_RE.sub("", text, count=1))
     if not text.strip():
         raise PageError("page is empty")
     root = _parse_tree(text)
@@ -139,8 +142,9 @@ def _read_json_ld(root: HtmlElement) -> list[Any]:
     for script in root.iter("script"):
         if (script.get("type") or "").strip().lower() != "application/ld+json":
             continue
+        text = _CDATA_RE.sub("", script.text or "")
         try:
-            blocks.append(json.loads(script.text or ""))
+            blocks.append(json.loads(text))
         except ValueError:
             continue
     return blocks

@@ -1,0 +1,272 @@
+"""Article-extraction scoring and the evaluation corpora.
+
+The metric is the ScrapingHub article-extraction-benchmark's (evaluate.py there): tokens are
+`\\w+` matches, each text becomes a multiset of 4-token shingles (a text of 1 to 3 tokens is one
+shorter shingle), and per page tp/fp/fn count shared, extra and missed shingles, normalised by
+their sum. Precision is averaged over pages with tp + fp > 0, recall over pages with tp + fn > 0,
+and F1 = 2PR / (P + R) of the averages.
+
+The corpora live in the shared data directory (`$WINNOW_DATA`, default `../shared/data` next to
+the repository); see its README for their origin. Each loader yields `Case`s.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import itertools
+import json
+import os
+import re
+import statistics
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import lxml.etree as etree
+import lxml.html
+
+SHINGLE_SIZE = 4
+READABILITY_URL = "http://fakehost/test/page.html"
+"""The base URL Mozilla's test suite gives every Readability test page."""
+
+COMMENTS_MARKER = re.compile(r"^[^\w\n]*COMMENTS[^\w\n]*$", re.MULTILINE)
+"""Dragnet's separator line (`!@#$%^&*()  COMMENTS`, typed inconsistently) before comments."""
+
+SETS = ("readability", "sites", "dragnet")
+
+_TOKEN_RE = re.compile(r"\w+")
+_SPACE_RE = re.compile(r"\s+")
+_INLINE_TAGS = frozenset(
+    "a abbr acronym b bdi bdo big cite code data del dfn em font i img ins kbd label mark nobr "
+    "q s samp small span strike strong sub sup time tt u var wbr".split())
+_SKIPPED_TAGS = frozenset(("script", "style", "template", "head", "title"))
+
+Counts = tuple[float, float, float]
+"""Normalised (tp, fp, fn) of one page; they sum to 1, or are all 0 when both texts are empty."""
+
+
+# --- the metric ---------------------------------------------------------------------------------
+
+def tokenize(text: str) -> list[str]:
+    """Split text into `\\w+` tokens (Unicode, case kept)."""
+    return _TOKEN_RE.findall(text or "")
+
+
+def shingles(text: str, size: int = SHINGLE_SIZE) -> Counter[tuple[str, ...]]:
+    """Return the multiset of `size`-token shingles; 1 to `size - 1` tokens make one shingle."""
+    tokens = tokenize(text)
+    count = max(1, len(tokens) - size + 1)
+    return Counter(tuple(tokens[i:i + size]) for i in range(count) if tokens[i:i + size])
+
+
+def page_counts(gold: str, predicted: str) -> Counts:
+    """Return the normalised (tp, fp, fn) of predicted text against gold text."""
+    true, pred = shingles(gold), shingles(predicted)
+    tp = float(sum((true & pred).values()))
+    fp = float(sum((pred - true).values()))
+    fn = float(sum((true - pred).values()))
+    total = tp + fp + fn
+    return (tp / total, fp / total, fn / total) if total else (0.0, 0.0, 0.0)
+
+
+def precision(counts: Counts) -> float:
+    """Page precision with the benchmark's conventions (nothing wrong and nothing missed: 1)."""
+    tp, fp, fn = counts
+    if fp == fn == 0:
+        return 1.0
+    return tp / (tp + fp) if tp + fp else 0.0
+
+
+def recall(counts: Counts) -> float:
+    """Page recall with the benchmark's conventions (nothing wrong and nothing missed: 1)."""
+    tp, fp, fn = counts
+    if fp == fn == 0:
+        return 1.0
+    return tp / (tp + fn) if tp + fn else 0.0
+
+
+def f1(p: float, r: float) -> float:
+    """Harmonic mean of precision and recall; 0 when both are 0."""
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+@dataclass(frozen=True)
+class Score:
+    """Precision, recall and F1 over a set of pages."""
+
+    precision: float
+    recall: float
+    f1: float
+    pages: int
+
+
+def aggregate(pages: Iterable[Counts]) -> Score:
+    """Average page precision and recall as the benchmark does; F1 of those averages."""
+    counts = list(pages)
+    p = _mean([precision(c) for c in counts if c[0] + c[1] > 0])
+    r = _mean([recall(c) for c in counts if c[0] + c[2] > 0])
+    return Score(precision=p, recall=r, f1=f1(p, r), pages=len(counts))
+
+
+def _mean(values: list[float]) -> float:
+    return statistics.fmean(values) if values else 0.0
+
+
+# --- HTML to text, for gold HTML and for extractors that return HTML ----------------------------
+
+def html_to_text(html: str) -> str:
+    """Render HTML as plain text: one line per block, whitespace collapsed except in <pre>.
+
+    Every element that is not inline (p, div, li, td, h1, br, ...) ends a line, so words of
+    adjacent blocks never glue into one token; scripts, styles and <head> give no text.
+    """
+    if not html.strip():
+        return ""
+    try:
+        root = lxml.html.fromstring(html)
+    except (etree.ParserError, ValueError):
+        return ""
+    parts: list[str] = []
+    pre = skip = 0
+    for event, el in etree.iterwalk(root, events=("start", "end")):
+        tag = el.tag if isinstance(el.tag, str) else ""
+        if event == "start":
+            pre += tag == "pre"
+            skip += tag in _SKIPPED_TAGS
+            text = el.text if tag else None
+        else:
+            pre -= tag == "pre"
+            skip -= tag in _SKIPPED_TAGS
+            text = None if el is root else el.tail
+        if skip:
+            continue
+        if tag and tag not in _INLINE_TAGS:
+            parts.append("\n")
+        if text:
+            parts.append(text if pre else _SPACE_RE.sub(" ", text))
+    lines = "".join(parts).split("\n")
+    return "\n".join(line.strip() for line in lines if line.strip())
+
+
+# --- corpora ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Case:
+    """One evaluation page: its HTML, base URL and the gold article text."""
+
+    set: str
+    id: str
+    path: Path
+    html: bytes
+    url: str | None
+    gold: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+    """Readability: expected-metadata.json (title, byline, excerpt, ...); empty elsewhere."""
+    comments: str | None = None
+    """Dragnet: the gold user-comments text after the COMMENTS line; None when there is none."""
+
+
+def data_dir() -> Path:
+    """The shared data directory: `$WINNOW_DATA`, else `<repo>/../shared/data`."""
+    env = os.environ.get("WINNOW_DATA")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2].parent / "shared" / "data"
+
+
+def read_text(path: Path) -> str:
+    """Read a gold text file: by BOM, else UTF-8, else cp1252; newlines normalised."""
+    data = path.read_bytes()
+    for bom, encoding in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
+                          (codecs.BOM_UTF16_BE, "utf-16-be")):
+        if data.startswith(bom):
+            text = data[len(bom):].decode(encoding, errors="replace")
+            break
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("cp1252", errors="replace")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def readability_cases(root: Path | None = None) -> Iterator[Case]:
+    """Mozilla Readability's test pages; gold = expected.html rendered by `html_to_text`."""
+    base = (root or data_dir()) / "articles" / "readability"
+    for folder in sorted(p for p in base.iterdir() if (p / "source.html").is_file()):
+        metadata_path = folder / "expected-metadata.json"
+        metadata = json.loads(metadata_path.read_text("utf-8")) if metadata_path.is_file() else {}
+        yield Case(set="readability", id=folder.name, path=folder / "source.html",
+                   html=(folder / "source.html").read_bytes(), url=READABILITY_URL,
+                   gold=html_to_text((folder / "expected.html").read_text("utf-8")),
+                   metadata=metadata)
+
+
+def sites_cases(root: Path | None = None) -> Iterator[Case]:
+    """The Big9 news pages (6 sites x 4 years x 10) listed in manifest.json."""
+    base = (root or data_dir()) / "articles" / "sites"
+    manifest: dict[str, dict[str, str]] = json.loads((base / "manifest.json").read_text("utf-8"))
+    for case_id, entry in sorted(manifest.items()):
+        path = base / entry["html"]
+        yield Case(set="sites", id=case_id, path=path, html=path.read_bytes(), url=None,
+                   gold=read_text(base / entry["gold"]),
+                   metadata={"site": entry.get("site"), "year": entry.get("year")})
+
+
+def split_dragnet_gold(text: str) -> tuple[str, str | None]:
+    """Split a Dragnet gold text into (article, comments or None) at its COMMENTS line."""
+    match = COMMENTS_MARKER.search(text)
+    if match is None:
+        return text, None
+    return text[:match.start()], text[match.end():]
+
+
+def dragnet_cases(root: Path | None = None) -> Iterator[Case]:
+    """The Dragnet pages; gold = the article part of gold/ID.txt, comments kept apart."""
+    base = (root or data_dir()) / "articles" / "dragnet"
+    for path in sorted((base / "html").glob("*.html")):
+        gold_path = base / "gold" / f"{path.stem}.txt"
+        if not gold_path.is_file():
+            continue
+        article, comments = split_dragnet_gold(read_text(gold_path))
+        yield Case(set="dragnet", id=path.stem, path=path, html=path.read_bytes(), url=None,
+                   gold=article, comments=comments)
+
+
+LOADERS: dict[str, Callable[[Path | None], Iterator[Case]]] = {
+    "readability": readability_cases,
+    "sites": sites_cases,
+    "dragnet": dragnet_cases,
+}
+
+
+def load_cases(name: str, root: Path | None = None, limit: int | None = None) -> list[Case]:
+    """Return the cases of one set by name, the first `limit` of them when given."""
+    return list(itertools.islice(LOADERS[name](root), limit))
+
+
+def corpus_fingerprint(names: Iterable[str] = SETS, root: Path | None = None) -> str:
+    """SHA-256 over the sorted relative paths and sizes of the sets' files (cheap to compute)."""
+    base = (root or data_dir()) / "articles"
+    digest = hashlib.sha256()
+    for name in sorted(names):
+        for path in sorted(p for p in (base / name).rglob("*") if p.is_file()):
+            digest.update(f"{path.relative_to(base).as_posix()}\t{path.stat().st_size}\n".encode())
+    return digest.hexdigest()
+
+
+# --- running Winnow -----------------------------------------------------------------------------
+
+def extract_text(html: bytes, url: str | None) -> tuple[str, str | None]:
+    """Winnow's article (text, title) for a page; empty text when it finds none or refuses it."""
+    from winnow.extractor import extract
+    from winnow.page import PageError
+
+    try:
+        article = extract(html, url).article
+    except PageError:
+        return "", None
+    return (article.text, article.title) if article is not None else ("", None)

@@ -1,0 +1,116 @@
+"""Unit tests of the article metric, the HTML-to-text rendering and the corpus helpers."""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+import pytest
+from winnow import evaluation as ev
+
+
+def test_tokenize_is_unicode_and_case_sensitive() -> None:
+    assert ev.tokenize("Naïve café, 日本語 — x2!") == ["Naïve", "café", "日本語", "x2"]
+    assert ev.tokenize("Word word") == ["Word", "word"]
+    assert ev.tokenize("") == []
+
+
+def test_shingles_are_a_multiset_of_four_tokens() -> None:
+    assert ev.shingles("a b c d a b c d") == {
+        ("a", "b", "c", "d"): 2, ("b", "c", "d", "a"): 1,
+        ("c", "d", "a", "b"): 1, ("d", "a", "b", "c"): 1,
+    }
+
+
+def test_short_text_is_one_shorter_shingle() -> None:
+    assert ev.shingles("hello world") == {("hello", "world"): 1}
+    assert ev.shingles("...") == {}
+
+
+def test_identical_texts_score_one() -> None:
+    counts = ev.page_counts("The quick brown fox jumps", "The quick brown fox jumps")
+    assert counts == (1.0, 0.0, 0.0)
+    assert ev.aggregate([counts]) == ev.Score(precision=1.0, recall=1.0, f1=1.0, pages=1)
+
+
+def test_disjoint_texts_score_zero() -> None:
+    counts = ev.page_counts("one two three four five", "six seven eight nine ten")
+    assert counts == (0.0, 0.5, 0.5)
+    assert ev.precision(counts) == ev.recall(counts) == 0.0
+    assert ev.aggregate([counts]).f1 == 0.0
+
+
+def test_partial_overlap_by_hand() -> None:
+    # gold shingles: abcd, bcde; predicted: abcd, bcdx -> tp 1, fp 1, fn 1.
+    counts = ev.page_counts("a b c d e", "a b c d x")
+    assert counts == pytest.approx((1 / 3, 1 / 3, 1 / 3))
+    assert ev.precision(counts) == pytest.approx(0.5)
+    assert ev.recall(counts) == pytest.approx(0.5)
+
+
+def test_extra_text_costs_precision_only() -> None:
+    # gold: abcd; predicted: abcd, bcde, cdef -> tp 1, fp 2.
+    counts = ev.page_counts("a b c d", "a b c d e f")
+    assert ev.precision(counts) == pytest.approx(1 / 3)
+    assert ev.recall(counts) == 1.0
+
+
+def test_short_texts_compare_as_whole() -> None:
+    assert ev.page_counts("hello world", "hello world") == (1.0, 0.0, 0.0)
+    assert ev.page_counts("hello", "hello world") == (0.0, 0.5, 0.5)
+
+
+def test_tokens_not_markup_decide() -> None:
+    assert ev.page_counts("one, two; three four!", "one two\nthree   four") == (1.0, 0.0, 0.0)
+    assert ev.page_counts("Alpha beta gamma delta", "alpha beta gamma delta")[0] == 0.0
+
+
+def test_empty_prediction_costs_only_recall() -> None:
+    missed = ev.page_counts("one two three four", "")
+    assert missed == (0.0, 0.0, 1.0)
+    score = ev.aggregate([ev.page_counts("a b c d", "a b c d"), missed])
+    assert score.precision == 1.0  # the empty page is left out of the precision average
+    assert score.recall == pytest.approx(0.5)
+    assert score.f1 == pytest.approx(2 / 3)
+
+
+def test_both_empty_counts_nowhere() -> None:
+    assert ev.page_counts("", "") == (0.0, 0.0, 0.0)
+    assert ev.aggregate([ev.page_counts("", "")]) == ev.Score(0.0, 0.0, 0.0, 1)
+    assert ev.aggregate([]).f1 == 0.0
+
+
+def test_html_to_text_separates_blocks() -> None:
+    html = ("<div><h1>Title</h1><p>Hello <b>wor</b>ld</p><p>next</p><ul><li>a</li><li>b</li>"
+            "</ul>x<br>y<script>var s;</script><table><tr><td>c1</td><td>c2</td></tr></table>"
+            "<pre>keep\n  code</pre></div>")
+    assert ev.html_to_text(html) == "Title\nHello world\nnext\na\nb\nx\ny\nc1\nc2\nkeep\ncode"
+    assert ev.html_to_text("") == ""
+
+
+def test_split_dragnet_gold_keeps_comments_apart() -> None:
+    text = "Article body.\n!@#$%^&*()  COMMENTS\nFirst comment.\n"
+    assert ev.split_dragnet_gold(text) == ("Article body.\n", "\nFirst comment.\n")
+    assert ev.split_dragnet_gold("!@#$%^&*() COMMENTS")[1] == ""
+    assert ev.split_dragnet_gold("No comments here.") == ("No comments here.", None)
+
+
+@pytest.mark.parametrize("data", [
+    codecs.BOM_UTF16_LE + "café\r\n".encode("utf-16-le"),
+    "café\n".encode(),
+    "café\r".encode("cp1252"),
+])
+def test_read_text_decodes_gold_files(tmp_path: Path, data: bytes) -> None:
+    path = tmp_path / "gold.txt"
+    path.write_bytes(data)
+    assert ev.read_text(path) == "café\n"
+
+
+def test_corpus_fingerprint_sees_changed_files(tmp_path: Path) -> None:
+    page = tmp_path / "articles" / "sites" / "page.html"
+    page.parent.mkdir(parents=True)
+    page.write_text("<p>one</p>")
+    before = ev.corpus_fingerprint(["sites"], tmp_path)
+    assert ev.corpus_fingerprint(["sites"], tmp_path) == before
+    page.write_text("<p>one two</p>")
+    assert ev.corpus_fingerprint(["sites"], tmp_path) != before

@@ -1,0 +1,48 @@
+"""Quality gate: Winnow's article F1 per evaluation set must stay at or above its pinned floor.
+
+Floors and the corpus fingerprint live in quality_floors.json; re-pin both with
+`.venv/bin/python bench/evaluate.py --engines winnow --pin-floors`. Without the shared data
+directory the gate skips, except under CI (env CI set), where it fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from winnow import evaluation as ev
+
+FLOORS_PATH = Path(__file__).with_name("quality_floors.json")
+REPIN = "re-pin with: .venv/bin/python bench/evaluate.py --engines winnow --pin-floors"
+
+
+@pytest.fixture(scope="module")
+def floors() -> dict[str, Any]:
+    """The pinned floors; skips (fails under CI) when the data directory is absent."""
+    if not (ev.data_dir() / "articles").is_dir():
+        message = f"evaluation data not found at {ev.data_dir()} (set WINNOW_DATA)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    data: dict[str, Any] = json.loads(FLOORS_PATH.read_text("utf-8"))
+    return data
+
+
+def test_corpus_matches_pinned_floors(floors: dict[str, Any]) -> None:
+    assert ev.corpus_fingerprint() == floors["corpus_sha256"], (
+        f"the evaluation corpus changed since the floors were pinned; floors must be re-pinned: "
+        f"{REPIN}")
+
+
+@pytest.mark.parametrize("set_name", ev.SETS)
+def test_article_f1_above_floor(floors: dict[str, Any], set_name: str) -> None:
+    cases = ev.load_cases(set_name)
+    score = ev.aggregate(ev.page_counts(case.gold, ev.extract_text(case.html, case.url)[0])
+                         for case in cases)
+    floor = floors["floors"][set_name]
+    assert score.f1 >= floor, (
+        f"{set_name}: F1 {score.f1:.4f} (P {score.precision:.4f}, R {score.recall:.4f}) "
+        f"fell below the pinned floor {floor:.3f}")
