@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/winnow serve
+	$(VENV)/bin/winnow --help
 
 test: $(STAMP)
 	$(PY) -m pytest -q

@@ -58,6 +58,10 @@ MIN_TEASER_LINK_DENSITY = 0.1
 MIN_TEASERS_WITH_LINK = 0.8
 """Share of the records that must open with a link (a headline link)."""
 
+MAX_LABEL_CHARS = 40
+"""Text without punctuation up to this length (non-link chars) is a label, not the end of the
+article: a climb over it is tentative (see `_backtrack`)."""
+
 MIN_PARENT_GAIN = 0.1
 """Backtracking stops when the parent adds less than this share of the child's punctuation
 (ECON stops at exactly 0: noise with a stray comma no longer pulls the summary-node up)."""
@@ -162,29 +166,48 @@ def is_comments(el: HtmlElement) -> bool:
 
 def summary_node(stats: TreeStats) -> tuple[int, list[int]] | None:
     """ECON's snippet-node and backtracking, on link-free punctuation with a density stop."""
-    kept, pruned = econ.joint_para(econ.text_node_sets(stats))
-    snippet = econ.snippet_node(kept, size=lambda para: para.chars - para.link_chars)
+    paras = econ.text_node_sets(stats)
+    kept, pruned = econ.joint_para(paras)
+    snippet = econ.snippet_node(kept, size=_prose_chars)
     if snippet is None:
-        return None
+        return _short_page(stats, paras)
     return _backtrack(stats, snippet), pruned
 
 
+def _prose_chars(para: econ.TextPara) -> int:
+    return para.chars - para.link_chars
+
+
+def _short_page(stats: TreeStats, paras: list[econ.TextPara]) -> tuple[int, list[int]] | None:
+    """The paper's weak spot: no text-para has punctuation (a one-line page, a caption-only
+    photo page). Take the longest non-link text-para's parent, pruning nothing."""
+    snippet = econ.snippet_node([p for p in paras if _prose_chars(p)], size=_prose_chars)
+    if snippet is None:
+        return None
+    return max(stats.parent[snippet], 0), []
+
+
 def _backtrack(stats: TreeStats, snippet: int) -> int:
-    """Climb like ECON, but through pure wrappers: a parent that adds no text at all gives
-    distance 0 without telling anything, so the climb goes on and, when it stops, returns
-    the lowest element of the wrapper chain it stopped in."""
-    child = snippet
-    bottom = snippet
+    """Climb like ECON, but look through steps that add (almost) no text.
+
+    A parent that adds no text, or only a short label without punctuation (a step heading,
+    a wrapper's caption), gives distance 0 without saying the article ended, so the climb
+    goes on tentatively; it is kept only if a later step adds real sentences. When the climb
+    stops, the lowest element of the last real step is the summary-node.
+    """
+    best = child = snippet
     parent = stats.parent[child]
     while parent >= 0:
-        if stats.chars[parent] == stats.chars[child]:
+        added = stats.content_chars(parent) - stats.content_chars(child)
+        gain = stats.content_punc(parent) - stats.content_punc(child)
+        if gain <= 0 and added <= MAX_LABEL_CHARS:
             child, parent = parent, stats.parent[parent]
             continue
         if _stops(stats, child, parent):
-            return bottom
+            return best
         child, parent = parent, stats.parent[parent]
-        bottom = child
-    return bottom
+        best = child
+    return best
 
 
 def _stops(stats: TreeStats, child: int, parent: int) -> bool:

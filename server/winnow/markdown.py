@@ -40,6 +40,10 @@ _ORDERED_START_RE = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
 _LINE_START_CHARS = frozenset("#-+>=~0123456789")
 _BACKTICKS_RE = re.compile(r"`+")
 _CODE_CLASS_RE = re.compile(r"language-([\w+#.-]+)")
+_CJK_RE = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
+                     "\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]")
+"""Hangul jamo, kana, Hangul compatibility jamo, CJK ideographs and Hangul syllables."""
+_PUNCT_TOKEN_RE = re.compile(r"(?<!\S)[^\w\s]+(?!\S)")
 
 
 def to_text(root: etree._Element) -> str:
@@ -54,6 +58,18 @@ def to_markdown(root: etree._Element) -> str:
     blocks: list[str] = []
     _md_blocks(root, blocks)
     return "\n\n".join(blocks)
+
+
+def count_words(text: str) -> int:
+    """Count words: space-separated tokens with a letter or digit, and each CJK character.
+
+    Chinese and Japanese put no spaces between words, so a character count is the usable
+    measure there (Readability issues 381 and 429); Hangul follows the same rule.
+    """
+    cjk = len(_CJK_RE.findall(text))
+    if cjk:
+        text = _CJK_RE.sub(" ", text)
+    return cjk + len(text.split()) - len(_PUNCT_TOKEN_RE.findall(text))
 
 
 def _normalize_lines(text: str) -> list[str]:

@@ -1,13 +1,13 @@
 """Reader-view rendering: an extracted content subtree to clean HTML, plain text and Markdown.
 
 `render_article` walks the content once, with an explicit stack, and rebuilds it as a fresh tree
-that holds only the reader vocabulary (headings, paragraphs, lists, quotes, code, figures,
-tables, links and inline emphasis). Wrappers such as div/span/section are unwrapped: a block
-wrapper is a paragraph boundary, so stray text in a block container lands in an implicit <p>.
-Kept blocks nest at most `MAX_BLOCK_DEPTH` deep and inline markup at most `MAX_INLINE_DEPTH`
-deep; deeper markup is flattened, so every later pass over the clean tree is shallow no matter
-how deep the input was. The clean tree is serialized, sanitized by nh3 (an allowlist: no
-scripts, event handlers or javascript: URLs can survive) and turned into text and Markdown.
+holding only the reader vocabulary: headings, paragraphs, lists, quotes, code, figures, tables,
+links and inline emphasis. Wrappers such as div, section or span are unwrapped; a block wrapper
+is a paragraph boundary, so text directly in a block container lands in an implicit <p>. Kept
+blocks nest at most `MAX_BLOCK_DEPTH` deep and inline markup at most `MAX_INLINE_DEPTH` deep;
+deeper markup is flattened, so later passes over the clean tree stay shallow however deep the
+input was. The clean tree is serialized and sanitized by nh3 (an allowlist: no script, event
+handler or javascript: URL survives), and turned into text and Markdown by `winnow.markdown`.
 """
 
 from __future__ import annotations
@@ -20,45 +20,21 @@ from urllib.parse import urljoin, urlsplit
 import lxml.etree as etree
 import nh3
 
-from winnow.markdown import to_markdown, to_text
-from winnow.page import WN_HIDDEN, HtmlElement, is_hidden
+from winnow.markdown import count_words, to_markdown, to_text
+from winnow.page import HtmlElement, is_hidden
 
 MAX_BLOCK_DEPTH = 40
-"""Kept block elements nested deeper than this are unwrapped (their text stays)."""
-
+"""Kept blocks nested deeper than this are unwrapped (their text stays)."""
 MAX_INLINE_DEPTH = 12
-"""Inline formatting elements nested deeper than this are unwrapped."""
-
+"""Inline formatting nested deeper than this is unwrapped."""
 MAX_SPAN = 1000
-"""Largest colspan/rowspan kept; browsers clamp to similar limits."""
-
+"""Largest colspan/rowspan kept."""
 URL_SCHEMES = frozenset({"http", "https", "mailto"})
-"""Schemes a link or image may use; relative URLs are resolved against the page URL first."""
-
-DROP_TAGS = frozenset({
-    "script", "style", "template", "link", "meta", "head", "title", "svg", "math", "iframe",
-    "object", "embed", "applet", "canvas", "button", "input", "select", "textarea", "audio",
-    "video", "map", "area", "source", "track", "param", "dialog", "frame", "frameset", "wbr"})
-"""Elements whose whole subtree never belongs in the reader view."""
-
-BLOCK_UNWRAP = frozenset({
-    "div", "section", "article", "main", "header", "footer", "aside", "nav", "center", "form",
-    "fieldset", "legend", "details", "summary", "address", "hgroup", "menu", "dir", "body",
-    "html", "noframes", "search", "multicol"})
-"""Block wrappers that are dropped but still separate the paragraphs around them."""
-
-INLINE_TAGS = frozenset({
-    "a", "em", "strong", "b", "i", "u", "s", "sub", "sup", "mark", "small", "q", "cite", "abbr",
-    "time", "kbd", "samp", "var", "code"})
-"""Inline formatting kept in the clean tree."""
-
-RENAMES = {"strike": "s", "del": "s", "ins": "u", "tt": "code", "dfn": "em", "acronym": "abbr",
-           "listing": "pre", "xmp": "pre", "plaintext": "pre", "amp-img": "img"}
-"""Obsolete or near-synonym tags mapped onto the kept vocabulary."""
+"""Schemes links and images may use, after relative URLs are resolved against the page URL."""
 
 _BLOCK_ONLY, _FLOW, _LEAF, _STRUCT = range(4)
 """Block modes: blocks only (text gets an implicit <p>), blocks or inline, inline only, and
-structural (lists and tables: only their own parts)."""
+structural (lists, tables: only their own parts, anything else gets an implicit part)."""
 
 BLOCK_MODES = {
     "p": _LEAF, "h1": _LEAF, "h2": _LEAF, "h3": _LEAF, "h4": _LEAF, "h5": _LEAF, "h6": _LEAF,
@@ -66,17 +42,30 @@ BLOCK_MODES = {
     "figure": _FLOW, "figcaption": _FLOW, "caption": _FLOW, "blockquote": _BLOCK_ONLY,
     "ul": _STRUCT, "ol": _STRUCT, "dl": _STRUCT, "table": _STRUCT, "thead": _STRUCT,
     "tbody": _STRUCT, "tfoot": _STRUCT, "tr": _STRUCT}
+INLINE_TAGS = frozenset({
+    "a", "em", "strong", "b", "i", "u", "s", "sub", "sup", "mark", "small", "q", "cite", "abbr",
+    "time", "kbd", "samp", "var", "code"})
+DROP_TAGS = frozenset({
+    "script", "style", "template", "link", "meta", "head", "title", "svg", "iframe", "object",
+    "embed", "applet", "canvas", "button", "input", "select", "textarea", "audio", "video",
+    "map", "area", "source", "track", "param", "dialog", "frame", "frameset", "wbr",
+    "annotation", "annotation-xml"})
+"""Elements whose whole subtree never belongs in the reader view."""
+BLOCK_WRAPPERS = frozenset({
+    "div", "section", "article", "main", "header", "footer", "aside", "nav", "center", "form",
+    "fieldset", "legend", "details", "summary", "address", "hgroup", "menu", "dir", "body",
+    "html", "noframes", "search"})
+"""Wrappers dropped while still separating the paragraphs around them."""
+RENAMES = {"strike": "s", "del": "s", "ins": "u", "tt": "code", "dfn": "em", "acronym": "abbr",
+           "listing": "pre", "xmp": "pre", "plaintext": "pre", "amp-img": "img"}
+SPECIAL_TAGS = frozenset({"img", "br", "hr", "picture", "noscript"})
 
-_SECTIONS = frozenset({"tr"})
+_ROWS = frozenset({"tr"})
 VALID_CHILDREN = {"ul": frozenset({"li"}), "ol": frozenset({"li"}), "dl": frozenset({"dt", "dd"}),
                   "table": frozenset({"caption", "thead", "tbody", "tfoot", "tr"}),
-                  "thead": _SECTIONS, "tbody": _SECTIONS, "tfoot": _SECTIONS,
-                  "tr": frozenset({"td", "th"})}
-"""What a structural element may hold directly; anything else gets an implicit child."""
-
+                  "thead": _ROWS, "tbody": _ROWS, "tfoot": _ROWS, "tr": frozenset({"td", "th"})}
 IMPLICIT_CHILD = {"ul": "li", "ol": "li", "dl": "dd", "table": "tr", "thead": "tr",
                   "tbody": "tr", "tfoot": "tr", "tr": "td"}
-
 _TABLE = frozenset({"table"})
 REQUIRED_PARENT = {"li": frozenset({"ul", "ol"}), "dt": frozenset({"dl"}),
                    "dd": frozenset({"dl"}), "tr": frozenset({"table", "thead", "tbody", "tfoot"}),
@@ -84,25 +73,21 @@ REQUIRED_PARENT = {"li": frozenset({"ul", "ol"}), "dt": frozenset({"dl"}),
                    "tbody": _TABLE, "tfoot": _TABLE, "caption": _TABLE,
                    "figcaption": frozenset({"figure"})}
 """Parts that only make sense inside their parent; elsewhere they are unwrapped."""
-
 KEEP_EMPTY = frozenset({"td", "th"})
-"""Blocks kept even without text, so table grids keep their shape."""
-
+"""Blocks kept without text, so table grids keep their shape."""
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
-SANITIZE_TAGS = (INLINE_TAGS | frozenset(BLOCK_MODES)
-                 | frozenset({"img", "br", "hr"}))
+SANITIZE_TAGS = INLINE_TAGS | frozenset(BLOCK_MODES) | frozenset({"img", "br", "hr"})
 SANITIZE_ATTRIBUTES = {
-    "*": {"lang", "dir"}, "a": {"href", "title"}, "img": {"src", "alt", "title", "width",
-                                                          "height"},
-    "td": {"colspan", "rowspan"}, "th": {"colspan", "rowspan"}, "time": {"datetime"},
-    "ol": {"start", "reversed"}, "abbr": {"title"}}
+    "*": {"lang", "dir"}, "a": {"href", "title"},
+    "img": {"src", "alt", "title", "width", "height"}, "td": {"colspan", "rowspan"},
+    "th": {"colspan", "rowspan"}, "time": {"datetime"}, "ol": {"start", "reversed"},
+    "abbr": {"title"}}
 
 LAZY_SRC_ATTRS = ("data-src", "data-original", "data-lazy-src", "data-lazy", "data-url",
                   "data-original-src", "data-hi-res-src", "data-full-src", "data-actualsrc",
                   "data-echo")
 """Attributes lazy-loading scripts read the real image URL from, most common first."""
-
 SRCSET_ATTRS = ("data-srcset", "data-lazy-srcset", "srcset")
 
 _PLACEHOLDER_RE = re.compile(
@@ -112,21 +97,17 @@ _IMAGE_URL_RE = re.compile(r"^\S+\.(?:jpe?g|png|webp|gif|avif)(?:[?#]\S*)?$", re
 _SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
 _CONTROL_RE = re.compile(r"[\x00-\x20\x7f]+")
 _URL_NOISE_RE = re.compile(r"[\t\n\r]")
-_NON_SPACE_RE = re.compile(r"\S+")
 _PLAIN_PATH_RE = re.compile(r"^/(?!/)[^\s\\]*$")
+_ABSOLUTE_HTTP_RE = re.compile(r"^https?://[^\s\\/?#]+(?:[/?#][^\s\\]*)?$", re.I)
+_NON_SPACE_RE = re.compile(r"\S+")
 _LANG_RE = re.compile(r"^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$")
 _CODE_LANG_RE = re.compile(r"(?:^|\s)(?:lang(?:uage)?-|highlight-(?:source-)?)([\w+#.-]{1,30})")
-_CJK = ("\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
-        "\uf900-\ufaff\U00020000-\U0003134f")
-_CJK_RE = re.compile(f"[{_CJK}]")
-_PUNCT_TOKEN_RE = re.compile(r"(?<!\S)[^\w\s]+(?!\S)")
 _WORD_RE = re.compile(r"\w+")
-
-_HIDDEN_XPATH = f".//*[@{WN_HIDDEN} or @hidden or @aria-hidden or @style]"
-_LANG_DIR_XPATH = ".//*[@lang or @dir]"
 
 _NONE, _SPACE, _BREAK = range(3)
 """What separates the next inline content from the previous: nothing, a space, a <br>."""
+_SKIP, _BOUNDARY, _INLINE = object(), object(), object()
+"""Walk tokens: subtree handled already, unwrapped block wrapper, kept inline element."""
 
 
 @dataclass
@@ -145,27 +126,19 @@ def render_article(content: HtmlElement, base_url: str | None,
     """Render the extracted content subtree as sanitized HTML, text and Markdown."""
     renderer = _Renderer(content, base_url)
     renderer.walk()
-    root = renderer.builder.root
+    root = renderer.root
     if title:
         _drop_title_heading(root, title)
     for child in root:
         child.tail = "\n"
     text = to_text(root)
-    images = list(dict.fromkeys(img.get("src") for img in root.iter("img")))
-    return Rendered(html=_sanitize(root, renderer.builder.code_classes), text=text,
+    images = list(dict.fromkeys(img.get("src", "") for img in root.iter("img")))
+    return Rendered(html=_sanitize(root, renderer.code_classes), text=text,
                     markdown=to_markdown(root), word_count=count_words(text), images=images)
 
 
-def count_words(text: str) -> int:
-    """Count words: space-separated tokens with a letter or digit, each CJK character as one."""
-    cjk = len(_CJK_RE.findall(text))
-    if cjk:
-        text = _CJK_RE.sub(" ", text)
-    return cjk + len(text.split()) - len(_PUNCT_TOKEN_RE.findall(text))
-
-
 def safe_url(url: str | None, base_url: str | None) -> str | None:
-    """Return `url` made absolute against `base_url`, or None when empty or not http(s)/mailto."""
+    """Return `url` made absolute against `base_url`; None when empty or not http(s)/mailto."""
     if not url:
         return None
     url = _URL_NOISE_RE.sub("", url).strip()
@@ -183,23 +156,26 @@ def safe_url(url: str | None, base_url: str | None) -> str | None:
 
 
 class _UrlResolver:
-    """`safe_url` against one base, memoized, with a fast path for root-relative paths."""
+    """`safe_url` against one base, memoized, with fast paths for the common URL shapes."""
 
     def __init__(self, base_url: str | None) -> None:
         self.base_url = base_url
         self.cache: dict[str, str | None] = {}
         parts = urlsplit(base_url) if base_url else None
-        self.origin = f"{parts.scheme}://{parts.netloc}" if parts and \
-            parts.scheme.lower() in ("http", "https") and parts.netloc else None
+        self.origin = f"{parts.scheme}://{parts.netloc}" if parts and parts.netloc and \
+            parts.scheme.lower() in ("http", "https") else None
 
     def __call__(self, url: str | None) -> str | None:
         """Return the safe absolute form of `url`, or None."""
         if not url:
             return None
-        if url in self.cache:
-            return self.cache[url]
-        if self.origin and _PLAIN_PATH_RE.match(url) and "/." not in url:
-            result: str | None = self.origin + url
+        result = self.cache.get(url, "")
+        if result != "":
+            return result
+        if _ABSOLUTE_HTTP_RE.match(url) and "/." not in url:
+            result = url
+        elif self.origin and _PLAIN_PATH_RE.match(url) and "/." not in url:
+            result = self.origin + url
         else:
             try:
                 result = safe_url(url, self.base_url)
@@ -211,50 +187,40 @@ class _UrlResolver:
 
 def best_srcset_url(srcset: str) -> str | None:
     """Return the widest (else densest, else first) candidate URL of a srcset value."""
-    best: str | None = None
-    best_key = (-1, -1.0)
+    best, best_key = None, (-1, -1.0)
     for url, descriptor in _srcset_candidates(srcset):
-        kind, value = _descriptor_key(descriptor)
-        if (kind, value) > best_key:
-            best, best_key = url, (kind, value)
+        key = _descriptor_key(descriptor)
+        if key > best_key:
+            best, best_key = url, key
     return best
 
 
-def _srcset_candidates(srcset: str) -> list[tuple[str, str]]:
-    """Split a srcset into (url, descriptor) pairs; URLs may contain commas, as the spec says."""
-    candidates: list[tuple[str, str]] = []
+def _srcset_candidates(srcset: str) -> Iterator[tuple[str, str]]:
+    """Yield a srcset's (url, descriptor) pairs; as the spec says, URLs may contain commas."""
     pos, end = 0, len(srcset)
-    while pos < end:
-        while pos < end and (srcset[pos].isspace() or srcset[pos] == ","):
-            pos += 1
-        match = _NON_SPACE_RE.match(srcset, pos)
-        if match is None:
-            break
-        url, pos = match.group(), match.end()
+    while (match := _NON_SPACE_RE.search(srcset, pos)) is not None:
+        url, pos = match.group().lstrip(","), match.end()
         descriptor = ""
         if url.endswith(","):
             url = url.rstrip(",")
         else:
             comma = srcset.find(",", pos)
             comma = end if comma < 0 else comma
-            descriptor, pos = srcset[pos:comma].strip(), comma + 1
+            descriptor, pos = srcset[pos:comma], comma + 1
         if url:
-            candidates.append((url, descriptor))
-    return candidates
+            yield url, descriptor
 
 
 def _descriptor_key(descriptor: str) -> tuple[int, float]:
     """Rank a srcset descriptor: widths beat densities, which beat no descriptor."""
     for token in descriptor.split():
-        unit, number = token[-1:].lower(), token[:-1]
         try:
-            value = float(number)
+            value = float(token[:-1])
         except ValueError:
             continue
-        if unit == "w":
-            return 2, value
-        if unit == "x":
-            return 1, value
+        unit = token[-1:].lower()
+        if unit in ("w", "x"):
+            return (2 if unit == "w" else 1), value
     return 0, 0.0
 
 
@@ -263,12 +229,11 @@ def is_placeholder(url: str) -> bool:
     url = url.strip().lower()
     if not url or url.startswith(("data:", "about:")):
         return True
-    path = url.split("?", 1)[0].split("#", 1)[0]
-    return _PLACEHOLDER_RE.search(path) is not None
+    return _PLACEHOLDER_RE.search(url.split("?", 1)[0].split("#", 1)[0]) is not None
 
 
 def image_src(img: HtmlElement) -> str | None:
-    """Return the real URL of an image: src, else a lazy-loading attribute, else None."""
+    """Return an image's real URL: src, else a lazy-loading attribute, else None."""
     src = img.get("src")
     if src and not is_placeholder(src):
         return src
@@ -288,52 +253,47 @@ def image_src(img: HtmlElement) -> str | None:
 
 
 def _picture_src(picture: HtmlElement, img: HtmlElement | None) -> str | None:
-    """Return a <picture>'s widest width-described candidate, else its img's source."""
-    best: str | None = None
-    best_width = -1.0
+    """Return a <picture>'s widest width-described candidate, else its img's own source."""
+    best, best_width = None, -1.0
     for node in picture.iter("source", "img"):
         for attr in SRCSET_ATTRS:
-            value = node.get(attr)
-            for url, descriptor in _srcset_candidates(value) if value else ():
+            for url, descriptor in _srcset_candidates(node.get(attr) or ""):
                 kind, width = _descriptor_key(descriptor)
                 if kind == 2 and width > best_width and not is_placeholder(url):
                     best, best_width = url, width
     if best is None and img is not None:
         best = image_src(img)
-    if best is None:
-        for source in picture.iter("source"):
-            value = source.get("srcset") or source.get("data-srcset")
-            best = best_srcset_url(value) if value else None
-            if best:
-                break
+    for source in picture.iter("source") if best is None else ():
+        best = best_srcset_url(source.get("srcset") or source.get("data-srcset") or "")
+        if best:
+            break
     return best
 
 
 def _is_tracking_pixel(img: HtmlElement) -> bool:
     """True when a width or height attribute says the image is at most one pixel."""
     for attr in ("width", "height"):
-        value = (img.get(attr) or "").strip().lower().removesuffix("px")
-        if value in ("0", "1"):
+        if (img.get(attr) or "").strip().lower().removesuffix("px") in ("0", "1"):
             return True
     return False
 
 
 def _common_attrs(el: HtmlElement) -> dict[str, str]:
-    """Return the valid lang/dir attributes of an element."""
+    """Return an element's valid lang and dir attributes."""
     attrs: dict[str, str] = {}
-    lang = el.get("lang")
-    if lang and _LANG_RE.match(lang.strip()):
-        attrs["lang"] = lang.strip()
+    lang = (el.get("lang") or "").strip()
+    if lang and _LANG_RE.match(lang):
+        attrs["lang"] = lang
     direction = (el.get("dir") or "").strip().lower()
     if direction in ("ltr", "rtl", "auto"):
         attrs["dir"] = direction
     return attrs
 
 
-def _block_attrs(el: HtmlElement, tag: str, common: bool) -> dict[str, str]:
+def _block_attrs(el: HtmlElement, tag: str) -> dict[str, str]:
     """Return the attributes kept on a block: spans on cells, numbering on ordered lists."""
-    attrs = _common_attrs(el) if common else {}
-    if tag in ("td", "th"):
+    attrs = _common_attrs(el)
+    if tag == "td" or tag == "th":
         for name in ("colspan", "rowspan"):
             value = (el.get(name) or "").strip()
             if value.isdigit() and 1 < int(value) <= MAX_SPAN:
@@ -351,15 +311,13 @@ def _code_language(pre: HtmlElement) -> str | None:
     """Return the language a code block declares in its classes (language-x, lang-x...)."""
     nodes = [pre, *pre.iter("code")][:2]
     parent = pre.getparent()
-    if parent is not None:
-        nodes.append(parent)
-    for node in nodes:
+    for node in nodes if parent is None else [*nodes, parent]:
         match = _CODE_LANG_RE.search(node.get("class") or "")
         if match:
             return match.group(1).lower()
-        declared = node.get("data-lang") or node.get("data-language")
-        if declared and _CODE_LANG_RE.search(f"lang-{declared.strip()}"):
-            return declared.strip().lower()
+        declared = (node.get("data-lang") or node.get("data-language") or "").strip()
+        if declared and _CODE_LANG_RE.search(f"lang-{declared}"):
+            return declared.lower()
     return None
 
 
@@ -372,13 +330,13 @@ def _pre_text(pre: HtmlElement) -> str:
         child = next(children, None)
         if child is None:
             stack.pop()
-            if stack and el.tail:
-                parts.append(el.tail)
+            if stack:
+                parts.append(el.tail or "")
         elif isinstance(child.tag, str) and child.tag not in DROP_TAGS:
             parts.append("\n" if child.tag == "br" else child.text or "")
             stack.append((child, iter(child)))
-        elif child.tail:
-            parts.append(child.tail)
+        else:
+            parts.append(child.tail or "")
     text = "".join(parts).replace("\r\n", "\n").replace("\xa0", " ")
     return text.removeprefix("\n").rstrip()
 
@@ -388,13 +346,9 @@ class _Frame:
 
     __slots__ = ("el", "mode", "implicit", "has_content", "last_inline", "br_run", "open")
 
-    def __init__(self, el: etree._Element, mode: int, implicit: bool = False) -> None:
-        self.el = el
-        self.mode = mode
-        self.implicit = implicit
-        self.has_content = False
-        self.last_inline = False
-        self.br_run = False
+    def __init__(self, el: etree._Element, mode: int, implicit: bool) -> None:
+        self.el, self.mode, self.implicit = el, mode, implicit
+        self.has_content = self.last_inline = self.br_run = False
         self.open = True
 
 
@@ -404,22 +358,21 @@ class _Inline:
     __slots__ = ("tag", "attrs", "out")
 
     def __init__(self, tag: str, attrs: dict[str, str]) -> None:
-        self.tag = tag
-        self.attrs = attrs
+        self.tag, self.attrs = tag, attrs
         self.out: etree._Element | None = None
 
 
 class _Builder:
     """Builds the clean tree from a stream of block, inline and text events.
 
-    Inline elements are materialized lazily, when content arrives, and reopened inside each
-    block they span. Text is buffered and written once per target element, so appending to an
-    element with 100,000 text pieces stays linear.
+    Inline elements are created lazily, when content arrives, and reopened inside each block
+    they span. Text is buffered and written once per target element, so an element receiving
+    100,000 text pieces is still built in linear time.
     """
 
     def __init__(self) -> None:
         self.root = etree.Element("div")
-        self.stack = [_Frame(self.root, _BLOCK_ONLY)]
+        self.stack = [_Frame(self.root, _BLOCK_ONLY, False)]
         self.chain: list[_Inline] = []
         self.buf: list[str] = []
         self.buf_el: etree._Element | None = None
@@ -431,38 +384,44 @@ class _Builder:
         """Add text, collapsing whitespace runs to one space and dropping edge spaces."""
         core = " ".join(raw.split())
         if not core or raw[0].isspace():
-            self._want_space()
-        if not core:
-            return
-        self._append(self._target(), core)
-        self._mark_inline()
-        self.after_image = False
+            self.pending = self.pending or _SPACE
+            if not core:
+                return
+        target = self._target()
+        if target is not self.buf_el:
+            self._flush()
+            self.buf_el = target
+        self.buf.append(core)
+        top = self.stack[-1]
+        top.has_content = top.last_inline = True
+        top.br_run = self.after_image = False
         if raw[-1].isspace():
-            self._want_space()
+            self.pending = _SPACE
 
     def image(self, attrs: dict[str, str]) -> None:
         """Add an <img> at the current inline position."""
         self._element(self._target(), "img", attrs)
-        self._mark_inline()
-        self.after_image = True
+        top = self.stack[-1]
+        top.has_content = top.last_inline = self.after_image = True
+        top.br_run = False
 
     def br(self) -> None:
         """Add a line break; two in a row in an implicit paragraph start a new paragraph."""
         top = self.stack[-1]
-        if top.mode in (_BLOCK_ONLY, _STRUCT) or not top.has_content:
+        if top.mode == _BLOCK_ONLY or top.mode == _STRUCT or not top.has_content:
             return
         parent = self._deepest(top)
         self.pending = _NONE
         if top.br_run and top.implicit and parent is top.el:
             self._pop()
-            return
-        self._element(parent, "br")
-        top.br_run = True
+        else:
+            self._element(parent, "br")
+            top.br_run = True
 
     def hr(self) -> None:
         """Add a thematic break between blocks."""
         top = self._close_implicit_paragraph()
-        if top.mode in (_LEAF, _STRUCT):
+        if top.mode == _LEAF or top.mode == _STRUCT:
             self.boundary()
             return
         self._reset_chain()
@@ -478,8 +437,7 @@ class _Builder:
             self.boundary()
             return
         attrs = {"class": f"language-{language}"} if language else {}
-        if language:
-            self.code_classes.add(attrs["class"])
+        self.code_classes.update(attrs.values())
         self._element(frame.el, "code", attrs).text = text
         frame.has_content = bool(text.strip())
         self.end_block(frame)
@@ -491,18 +449,14 @@ class _Builder:
         self.chain.append(_Inline(tag, attrs))
         return True
 
-    def end_inline(self) -> None:
-        """Close the innermost inline formatting."""
-        self.chain.pop()
-
     def boundary(self) -> None:
         """Separate what follows from what came before, as an unwrapped block wrapper does."""
         top = self.stack[-1]
         if top.mode == _LEAF:
             if top.implicit:
                 self._pop()
-            elif top.has_content and self.pending == _NONE:
-                self.pending = _SPACE
+            elif top.has_content:
+                self.pending = self.pending or _SPACE
         elif top.mode == _FLOW and top.last_inline:
             self._reset_chain()
             self.pending = _BREAK
@@ -514,16 +468,16 @@ class _Builder:
             self.boundary()
             return None
         while top.mode == _STRUCT and tag not in VALID_CHILDREN[top.el.tag]:
-            top = self._push(IMPLICIT_CHILD[top.el.tag], {}, implicit=True)
+            top = self._push(IMPLICIT_CHILD[top.el.tag], {}, True)
         parents = REQUIRED_PARENT.get(tag)
         if (parents is not None and top.el.tag not in parents) or \
                 len(self.stack) >= MAX_BLOCK_DEPTH:
             self.boundary()
             return None
-        return self._push(tag, attrs)
+        return self._push(tag, attrs, False)
 
     def end_block(self, frame: _Frame) -> None:
-        """Close a kept block and any implicit blocks opened inside it."""
+        """Close a kept block and any implicit blocks still open inside it."""
         while frame.open:
             self._pop()
 
@@ -540,22 +494,18 @@ class _Builder:
             top = self.stack[-1]
         return top
 
-    def _want_space(self) -> None:
-        if self.pending == _NONE:
-            self.pending = _SPACE
-
-    def _mark_inline(self) -> None:
-        top = self.stack[-1]
-        top.has_content = top.last_inline = True
-        top.br_run = False
-
     def _target(self) -> etree._Element:
         """Return the element inline content goes into, opening what it needs first."""
         top = self.stack[-1]
-        while top.mode in (_BLOCK_ONLY, _STRUCT):
+        if not self.pending and (top.mode == _LEAF or top.mode == _FLOW):
+            if not self.chain:
+                return top.el
+            if self.chain[-1].out is not None:
+                return self.chain[-1].out
+        while top.mode == _BLOCK_ONLY or top.mode == _STRUCT:
             tag = "p" if top.mode == _BLOCK_ONLY else IMPLICIT_CHILD[top.el.tag]
-            top = self._push(tag, {}, implicit=True)
-        if self.pending != _NONE and top.has_content and top.last_inline:
+            top = self._push(tag, {}, True)
+        if self.pending and top.has_content and top.last_inline:
             if self.pending == _BREAK:
                 self._element(top.el, "br")
             elif not top.br_run:
@@ -569,6 +519,7 @@ class _Builder:
         return parent
 
     def _deepest(self, top: _Frame) -> etree._Element:
+        """Return the innermost inline element already open in the top block."""
         parent = top.el
         for item in self.chain:
             if item.out is None:
@@ -576,7 +527,7 @@ class _Builder:
             parent = item.out
         return parent
 
-    def _push(self, tag: str, attrs: dict[str, str], implicit: bool = False) -> _Frame:
+    def _push(self, tag: str, attrs: dict[str, str], implicit: bool) -> _Frame:
         top = self.stack[-1]
         frame = _Frame(self._element(top.el, tag, attrs), BLOCK_MODES[tag], implicit)
         top.last_inline = False
@@ -586,6 +537,7 @@ class _Builder:
         return frame
 
     def _pop(self) -> None:
+        """Close the top block; drop it when it got no text or image."""
         self._flush()
         frame = self.stack.pop()
         frame.open = False
@@ -607,7 +559,8 @@ class _Builder:
 
     def _element(self, parent: etree._Element, tag: str,
                  attrs: dict[str, str] | None = None) -> etree._Element:
-        self._flush()
+        if self.buf:
+            self._flush()
         return etree.SubElement(parent, tag, attrs or {})
 
     def _append(self, el: etree._Element, text: str) -> None:
@@ -631,7 +584,7 @@ class _Builder:
 
 
 def _trim_trailing_breaks(el: etree._Element) -> None:
-    """Remove <br>s that end a block."""
+    """Remove the <br>s that end a block."""
     while True:
         try:
             last = el[-1]
@@ -642,26 +595,20 @@ def _trim_trailing_breaks(el: etree._Element) -> None:
         el.remove(last)
 
 
-_SKIP, _BOUNDARY, _INLINE = object(), object(), object()
-"""Walk tokens: subtree already handled, unwrapped block wrapper, kept inline element."""
-
-
-class _Renderer:
-    """Walks the input subtree iteratively and feeds the builder."""
+class _Renderer(_Builder):
+    """Walks the input subtree iteratively and builds the clean tree from it."""
 
     def __init__(self, content: HtmlElement, base_url: str | None) -> None:
+        super().__init__()
         self.content = content
         self.resolve = _UrlResolver(base_url)
-        self.hidden = {el for el in content.xpath(_HIDDEN_XPATH) if is_hidden(el)}
-        self.attributed = set(content.xpath(_LANG_DIR_XPATH))
-        self.builder = _Builder()
         self.consumed: set[HtmlElement] = set()
 
     def walk(self) -> None:
-        """Visit every node once, in document order, with an explicit stack."""
-        builder, content = self.builder, self.content
+        """Visit every node once, in document order, keeping open elements on a list."""
+        content, text, chain = self.content, self.text, self.chain
         if content.text:
-            builder.text(content.text)
+            text(content.text)
         stack: list[tuple[HtmlElement, Iterator[HtmlElement], object]] = [
             (content, iter(content), None)]
         while stack:
@@ -669,85 +616,70 @@ class _Renderer:
             child = next(children, None)
             if child is None:
                 stack.pop()
-                if stack:
-                    self._close(token)
-                    if el.tail:
-                        builder.text(el.tail)
+                if token is _INLINE:
+                    chain.pop()
+                elif token is _BOUNDARY:
+                    self.boundary()
+                elif isinstance(token, _Frame):
+                    self.end_block(token)
+                if el.tail and stack:
+                    text(el.tail)
                 continue
-            if isinstance(child.tag, str):
+            if isinstance(child.tag, str):  # comments and processing instructions are not
                 token = self._open(child)
                 if token is not _SKIP:
                     if child.text:
-                        builder.text(child.text)
+                        text(child.text)
                     stack.append((child, iter(child), token))
                     continue
             if child.tail:
-                builder.text(child.tail)
-        builder.finish()
+                text(child.tail)
+        self.finish()
 
     def _open(self, el: HtmlElement) -> object:
         """Handle an element's start; return the token its end needs, or _SKIP."""
         tag = el.tag
-        if tag in DROP_TAGS or el in self.hidden:
+        if tag in DROP_TAGS or is_hidden(el):
             return _SKIP
         tag = RENAMES.get(tag, tag)
         if tag in INLINE_TAGS:
             attrs = self._inline_attrs(el, tag)
-            if attrs is not None and self.builder.start_inline(tag, attrs):
-                return _INLINE
-            return None
+            return _INLINE if attrs is not None and self.start_inline(tag, attrs) else None
         if tag in BLOCK_MODES:
-            return self._open_block(el, tag)
-        if tag in BLOCK_UNWRAP or "-" in tag:
-            self.builder.boundary()
+            if tag == "pre":
+                self.pre(_pre_text(el), _code_language(el))
+                return _SKIP
+            return self.start_block(tag, _block_attrs(el, tag)) or _BOUNDARY
+        if tag in BLOCK_WRAPPERS or "-" in tag:
+            self.boundary()
             return _BOUNDARY
-        return self._open_special(el, tag)
+        return self._open_special(el, tag) if tag in SPECIAL_TAGS else None
 
     def _open_special(self, el: HtmlElement, tag: str) -> object:
-        """Handle void elements, pictures and noscript; unknown tags are unwrapped inline."""
+        """Handle images, breaks, rules and noscript (read only as an image fallback)."""
         if tag == "img":
             self._image(el, image_src(el))
         elif tag == "br":
-            self.builder.br()
+            self.br()
         elif tag == "hr":
-            self.builder.hr()
+            self.hr()
         elif tag == "picture":
             img = next(el.iter("img"), None)
-            self._image(img if img is not None else el, _picture_src(el, img))
-        elif tag == "noscript":
-            if el in self.consumed or self.builder.after_image or \
-                    next(el.iter("img"), None) is None:
-                return _SKIP
-            return None
-        else:
+            self._image(el if img is None else img, _picture_src(el, img))
+        elif el not in self.consumed and not self.after_image and \
+                next(el.iter("img"), None) is not None:
             return None
         return _SKIP
 
-    def _open_block(self, el: HtmlElement, tag: str) -> object:
-        if tag == "pre":
-            self.builder.pre(_pre_text(el), _code_language(el))
-            return _SKIP
-        attrs = _block_attrs(el, tag, el in self.attributed)
-        frame = self.builder.start_block(tag, attrs)
-        return _BOUNDARY if frame is None else frame
-
-    def _close(self, token: object) -> None:
-        if token is _INLINE:
-            self.builder.end_inline()
-        elif token is _BOUNDARY:
-            self.builder.boundary()
-        elif isinstance(token, _Frame):
-            self.builder.end_block(token)
-
     def _inline_attrs(self, el: HtmlElement, tag: str) -> dict[str, str] | None:
         """Return a kept inline element's attributes; None unwraps it (a link without href)."""
-        attrs = _common_attrs(el) if el in self.attributed else {}
+        attrs = _common_attrs(el)
         if tag == "a":
             href = self.resolve(el.get("href"))
             if href is None:
                 return None
             attrs["href"] = href
-        if tag in ("a", "abbr") and el.get("title"):
+        if (tag == "a" or tag == "abbr") and el.get("title"):
             attrs["title"] = " ".join(el.get("title", "").split())
         elif tag == "time" and el.get("datetime"):
             attrs["datetime"] = el.get("datetime", "").strip()
@@ -757,9 +689,7 @@ class _Renderer:
         """Add an image unless it is a tracking pixel or has no usable source."""
         if _is_tracking_pixel(img):
             return
-        if src is None:
-            src = self._noscript_fallback(img)
-        url = self.resolve(src)
+        url = self.resolve(src if src is not None else self._noscript_fallback(img))
         if url is None:
             return
         attrs = {"src": url}
@@ -771,7 +701,7 @@ class _Renderer:
             value = (img.get(name) or "").strip()
             if value.isdigit() and len(value) < 6:
                 attrs[name] = value
-        self.builder.image(attrs)
+        self.image(attrs)
 
     def _noscript_fallback(self, img: HtmlElement) -> str | None:
         """Return the source of the <noscript> copy next to a placeholder image, if any."""
@@ -780,9 +710,8 @@ class _Renderer:
         if parent is not None and parent is not self.content:
             candidates.append(parent.getnext())
         for node in candidates:
-            if node is None or node.tag != "noscript":
-                continue
-            inner = next(node.iter("img"), None)
+            inner = None if node is None or node.tag != "noscript" else \
+                next(node.iter("img"), None)
             if inner is not None:
                 self.consumed.add(node)
                 return image_src(inner)
@@ -808,11 +737,9 @@ def _drop_title_heading(root: etree._Element, title: str) -> None:
     key = _title_key(title)
     if heading is None or not key or _title_key("".join(heading.itertext())) != key:
         return
-    parent = heading.getparent()
+    parent, previous, tail = heading.getparent(), heading.getprevious(), heading.tail
     if parent is None:
         return
-    tail = heading.tail
-    previous = heading.getprevious()
     parent.remove(heading)
     if tail and tail.strip():
         if previous is not None:
