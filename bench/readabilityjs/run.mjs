@@ -1,14 +1,30 @@
 // Reads JSON lines {"id", "path", "url"} on stdin; for each page prints one JSON line
 // {"id", "ms", "title", "byline", "html", "error"} on stdout. `ms` times jsdom parsing plus
 // Readability.parse() in this process, file reading excluded.
+//
+// Bytes that are valid UTF-8 are declared UTF-8 (as an HTTP header would), since jsdom
+// otherwise falls back to windows-1252 for pages without a <meta charset>; other pages are
+// decoded by jsdom's own sniffing (BOM, <meta charset>, windows-1252).
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { performance } from "node:perf_hooks";
 import { Readability } from "@mozilla/readability";
 import { JSDOM, VirtualConsole } from "jsdom";
 
-function parsePage(bytes, url) {
-  const dom = new JSDOM(bytes, { url: url || undefined, virtualConsole: new VirtualConsole() });
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+function isUtf8(bytes) {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function parsePage(bytes, url, contentType) {
+  const dom = new JSDOM(bytes, { url: url || undefined, contentType,
+                                 virtualConsole: new VirtualConsole() });
   try {
     return new Readability(dom.window.document).parse();
   } finally {
@@ -18,9 +34,10 @@ function parsePage(bytes, url) {
 
 function runOne(job) {
   const bytes = readFileSync(job.path);
+  const contentType = isUtf8(bytes) ? "text/html; charset=utf-8" : undefined;
   const start = performance.now();
   try {
-    const article = parsePage(bytes, job.url);
+    const article = parsePage(bytes, job.url, contentType);
     const ms = performance.now() - start;
     return { id: job.id, ms, title: article?.title ?? null, byline: article?.byline ?? null,
              html: article?.content ?? "", error: null };

@@ -1,0 +1,411 @@
+"""Unit tests of the ECON steps (econ.py) and of the article layer built on them (article.py)."""
+
+from __future__ import annotations
+
+import pytest
+from lxml.html import HtmlElement
+from winnow import article, econ, extract
+from winnow.econ import TextPara, TreeStats
+from winnow.page import parse_page
+
+SENTENCE = ("The council met on Tuesday, and it voted on the new budget. "
+            "Residents were pleased, mostly, though some objected.")
+
+
+def stats_of(html: str) -> TreeStats:
+    """Parse a page and count its <body>."""
+    return econ.collect_stats(parse_page(html).body)
+
+
+def by_id(stats: TreeStats, value: str) -> int:
+    """Index of the element whose id attribute is `value`."""
+    for i, el in enumerate(stats.elements):
+        if el.get("id") == value:
+            return i
+    raise AssertionError(f"no element with id {value!r}")
+
+
+def ids_of(stats: TreeStats, indices: list[int] | tuple[int, ...]) -> list[str | None]:
+    return [stats.elements[i].get("id") for i in indices]
+
+
+def element(html: str) -> HtmlElement:
+    """The first element inside <body> of a small snippet."""
+    body = parse_page(f"<html><body>{html}</body></html>").body
+    return body[0]
+
+
+# --- punc_num ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("", 0),
+    ("no marks at all", 0),
+    ("Hello, world.", 2),
+    ("Really? Yes! Wait; then: go.", 5),
+    ("e.g. this", 1),  # the dot inside "e.g" is followed by a letter
+    ("end.", 1),
+    ("你好。世界，一、二！", 4),
+    ("真的？是的；注意：好。", 4),
+    ("مرحبا، عالم؛ لماذا؟", 3),
+    ("全角．ピリオド｡と､", 3),
+])
+def test_punc_num_counts_prose_marks(text: str, expected: int) -> None:
+    assert econ.punc_num(text) == expected
+
+
+@pytest.mark.parametrize("text", ["3.5", "4:36:00", "15,303", "v1.2.3", "up 3.5 at 4:36:00"])
+def test_punc_num_ignores_marks_inside_numbers(text: str) -> None:
+    assert econ.punc_num(text) == 0
+
+
+def test_punc_num_counts_number_followed_by_full_stop() -> None:
+    assert econ.punc_num("It rose 3.5. Then it fell.") == 2
+
+
+# --- collect_stats ----------------------------------------------------------------------------
+
+def test_collect_stats_counts_subtrees_and_links() -> None:
+    stats = stats_of('<html><body><div id="d"><p id="p">One, two. <a id="a" href="/">Link, here.'
+                     '</a> Tail!</p></div></body></html>')
+    d, p, a = by_id(stats, "d"), by_id(stats, "p"), by_id(stats, "a")
+    assert stats.elements[0].tag == "body"
+    assert stats.parent[p] == d and stats.parent[a] == p
+    assert stats.punc[a] == 2 and stats.is_link[a]
+    assert stats.punc[p] == 5 and stats.punc[d] == 5 and stats.punc[0] == 5
+    assert stats.link_punc[p] == 2 and stats.content_punc(p) == 3
+    assert stats.own_chars[d] == 0 and stats.own_chars[p] > 0
+    assert stats.chars[p] == stats.own_chars[p] + stats.chars[a]
+    assert stats.link_density(p) == pytest.approx(stats.chars[a] / stats.chars[p])
+    assert list(range(p + 1, stats.end[p])) == [a]
+
+
+def test_collect_stats_is_iterative_on_deep_trees() -> None:
+    depth = 1500
+    stats = stats_of("<html><body>" + "<div>" * depth + "Deep, deep text." + "</div>" * depth
+                     + "</body></html>")
+    assert stats.punc[0] == 2
+    assert stats.end[0] == len(stats.elements)
+
+
+# --- is_big_node ------------------------------------------------------------------------------
+
+def test_is_big_node() -> None:
+    stats = stats_of('<html><body><div id="wrap"><div id="text">Some words</div>'
+                     '<p id="emptyp"></p><span id="span"></span><section id="sec"><img></section>'
+                     '</div></body></html>')
+    assert not econ.is_big_node(stats, by_id(stats, "wrap"))  # no text node of its own
+    assert econ.is_big_node(stats, by_id(stats, "text"))  # father of a text node
+    assert econ.is_big_node(stats, by_id(stats, "emptyp"))  # a line-breaking tag
+    assert econ.is_big_node(stats, by_id(stats, "span"))  # an inline formatting tag
+    assert not econ.is_big_node(stats, by_id(stats, "sec"))
+
+
+def test_excluded_node_is_not_big() -> None:
+    stats = stats_of('<html><body><p id="p">Text, here.</p></body></html>')
+    p = by_id(stats, "p")
+    assert econ.is_big_node(stats, p)
+    econ.exclude_subtrees(stats, [p])
+    assert not econ.is_big_node(stats, p)
+
+
+# --- text_node_sets ---------------------------------------------------------------------------
+
+def test_text_node_sets_breaks_runs_at_non_big_nodes() -> None:
+    stats = stats_of('<html><body><div id="box"><p id="p1">One, two.</p><p id="p2">Three.</p>'
+                     '<div id="gap"><img></div><p id="p3">Four.</p><b id="b">Five</b></div>'
+                     '</body></html>')
+    box = by_id(stats, "box")
+    sets = [s for s in econ.text_node_sets(stats) if stats.parent[s.nodes[0]] == box]
+    assert [ids_of(stats, s.nodes) for s in sets] == [["p1", "p2"], ["p3", "b"]]
+    first, second = sets
+    assert first.punc == 3 and second.punc == 1
+    assert first.chars == len("One, two.") + len("Three.")
+    # the non-big node forms no set, nor does the <body>/<div> chain above it
+    all_nodes = {i for s in econ.text_node_sets(stats) for i in s.nodes}
+    assert by_id(stats, "gap") not in all_nodes and box not in all_nodes
+
+
+def test_text_node_sets_include_tails_between_nodes() -> None:
+    stats = stats_of('<html><body><div id="box"><b id="b1">Bold</b> said: yes, <i id="i1">it</i>'
+                     '</div></body></html>')
+    (para,) = [s for s in econ.text_node_sets(stats) if stats.parent[s.nodes[0]] == by_id(
+        stats, "box")]
+    assert ids_of(stats, para.nodes) == ["b1", "i1"]
+    assert para.punc == 2  # ":" and "," in the tail of <b>
+    assert para.chars == len("Bold") + len("said: yes,") + len("it")
+
+
+def test_text_node_sets_records_link_chars() -> None:
+    stats = stats_of('<html><body><div><a id="a" href="/">Home</a><a href="/x">News</a></div>'
+                     '</body></html>')
+    (para,) = [s for s in econ.text_node_sets(stats) if stats.elements[s.nodes[0]].tag == "a"]
+    assert para.link_chars == para.chars == 8
+
+
+# --- joint_para -------------------------------------------------------------------------------
+
+def test_joint_para_prunes_paras_without_punctuation() -> None:
+    a = TextPara(nodes=(1, 2), chars=20, punc=0)
+    b = TextPara(nodes=(3,), chars=30, punc=2)
+    c = TextPara(nodes=(4, 5, 6), chars=5, punc=0)
+    kept, pruned = econ.joint_para([a, b, c])
+    assert kept == [b]
+    assert pruned == [1, 2, 4, 5, 6]
+
+
+def test_joint_para_on_real_page() -> None:
+    stats = stats_of('<html><body><div><a id="h" href="/">Home</a><a id="n" href="/n">News</a>'
+                     '</div><div><p id="p">A sentence, with marks.</p></div></body></html>')
+    kept, pruned = econ.joint_para(econ.text_node_sets(stats))
+    assert [ids_of(stats, k.nodes) for k in kept] == [["p"]]
+    assert sorted(ids_of(stats, pruned)) == ["h", "n"]  # type: ignore[type-var]
+
+
+# --- snippet_node -----------------------------------------------------------------------------
+
+def test_snippet_node_is_first_node_of_longest_para() -> None:
+    paras = [TextPara((1,), 10, 1), TextPara((5, 6), 50, 1, link_chars=45),
+             TextPara((3, 4), 40, 2)]
+    assert econ.snippet_node(paras) == 5
+    assert econ.snippet_node(paras, size=lambda p: p.chars - p.link_chars) == 3
+    assert econ.snippet_node([]) is None
+
+
+# --- backtrack --------------------------------------------------------------------------------
+
+def test_backtrack_stops_at_first_zero_distance() -> None:
+    # p (2) -> story (4, adds) -> main (4, distance 0: stop) -> body (6)
+    stats = stats_of('<html><body><div id="main"><h1>Title</h1><div id="story">'
+                     '<p id="p">One, two.</p><p>Three, four.</p></div></div>'
+                     '<div id="foot">Copyright, 2024.</div></body></html>')
+    assert econ.backtrack(stats, by_id(stats, "p")) == by_id(stats, "story")
+
+
+def test_backtrack_zero_at_first_step_returns_snippet() -> None:
+    stats = stats_of('<html><body><div id="outer"><p id="p">Only, one.</p><p>words</p></div>'
+                     '</body></html>')
+    p = by_id(stats, "p")
+    assert econ.backtrack(stats, p) == p
+
+
+def test_backtrack_reaches_root_when_distance_never_zero() -> None:
+    stats = stats_of('<html><body>Body, text. <div id="d">Div, text. <p id="p">Para, text.</p>'
+                     '</div></body></html>')
+    assert econ.backtrack(stats, by_id(stats, "p")) == 0
+
+
+def test_backtrack_uses_given_punctuation_measure() -> None:
+    stats = stats_of('<html><body><div id="d"><p id="p">Plain, text.</p>'
+                     '<a href="/">Link, text.</a></div></body></html>')
+    p, d = by_id(stats, "p"), by_id(stats, "d")
+    # raw punctuation: the link adds marks, so the climb passes <p> and stops at <div>
+    assert econ.backtrack(stats, p) == d
+    # link-free punctuation: <div> adds nothing, so the climb stops at <p>
+    assert econ.backtrack(stats, p, punc=stats.content_punc) == p
+
+
+# --- extract_news -----------------------------------------------------------------------------
+
+NEWS_PAGE = f"""<html><head><title>T</title></head><body>
+<div id="nav"><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></div>
+<div id="main"><h1>Headline here</h1>
+<div id="story"><div id="meta"><span>By Jane</span><span>Tuesday</span></div>
+<p id="first">{SENTENCE}</p><p>{SENTENCE}</p><p>Another paragraph, with more words. Fine.</p></div>
+</div>
+<div id="footer">Copyright 2024, Example Inc. All rights reserved.</div>
+</body></html>"""
+
+
+def test_extract_news_end_to_end() -> None:
+    page = parse_page(NEWS_PAGE)
+    result = econ.extract_news(page.body)
+    assert result is not None
+    stats = econ.collect_stats(page.body)
+    assert stats.elements[result.summary].get("id") == "story"
+    assert stats.elements[result.snippet].get("id") == "first"
+    # the byline spans (punc 0) are pruned; nav links (also pruned) lie outside the summary
+    assert [stats.elements[i].tag for i in result.pruned] == ["span", "span"]
+    assert all(econ.is_descendant(stats, i, result.summary) for i in result.pruned)
+
+
+def test_extract_news_none_without_punctuation() -> None:
+    page = parse_page('<html><body><div><a href="/">Home</a></div><p>no marks</p></body></html>')
+    assert econ.extract_news(page.body) is None
+
+
+# --- exclude_subtrees / is_descendant ---------------------------------------------------------
+
+def test_exclude_subtrees_zeroes_counts_and_reaggregates() -> None:
+    stats = stats_of('<html><body><div id="keep"><p>Kept, text.</p></div>'
+                     '<div id="drop"><p id="inner">Dropped, text. More!</p></div></body></html>')
+    keep, drop, inner = by_id(stats, "keep"), by_id(stats, "drop"), by_id(stats, "inner")
+    assert stats.punc[0] == 5
+    econ.exclude_subtrees(stats, [drop])
+    assert stats.excluded[drop] and stats.excluded[inner] and not stats.excluded[keep]
+    assert stats.punc[drop] == stats.chars[drop] == stats.punc[inner] == 0
+    assert stats.punc[0] == 2 == stats.punc[keep]
+    assert stats.chars[0] == stats.chars[keep]
+    assert stats.end[drop] == inner + 1  # structure is kept
+    all_nodes = {i for s in econ.text_node_sets(stats) for i in s.nodes}
+    assert inner not in all_nodes and drop not in all_nodes
+
+
+def test_is_descendant() -> None:
+    stats = stats_of('<html><body><div id="a"><p id="b"><i id="c">x</i></p></div>'
+                     '<div id="d">y</div></body></html>')
+    a, b, c, d = (by_id(stats, x) for x in "abcd")
+    assert econ.is_descendant(stats, c, a)
+    assert econ.is_descendant(stats, b, a)
+    assert econ.is_descendant(stats, a, a)
+    assert not econ.is_descendant(stats, a, b)
+    assert not econ.is_descendant(stats, d, a)
+    assert all(econ.is_descendant(stats, i, 0) for i in range(len(stats.elements)))
+
+
+# --- article.is_noise_hint --------------------------------------------------------------------
+
+@pytest.mark.parametrize("html", [
+    '<div class="sidebar">x</div>',
+    '<div role="navigation">x</div>',
+    '<div role="Navigation">x</div>',
+    "<nav>x</nav>",
+    "<aside>x</aside>",
+    "<footer>x</footer>",
+    "<div hidden>x</div>",
+    '<div style="display: none">x</div>',
+    '<div aria-hidden="true">x</div>',
+    '<div data-wn-hidden="">x</div>',
+    '<div id="comments">x</div>',
+    '<div class="post-comments">x</div>',  # comments win over the maybe-content "post"
+    '<div class="share-buttons">x</div>',
+])
+def test_is_noise_hint_true(html: str) -> None:
+    assert article.is_noise_hint(element(html))
+
+
+@pytest.mark.parametrize("html", [
+    '<div class="main-header">x</div>',  # spared by "main"
+    '<div class="sidebar-content">x</div>',  # spared by "content"
+    '<div class="story">x</div>',
+    "<div>x</div>",
+    '<article class="sidebar">x</article>',  # never-noise tag
+    '<main role="navigation">x</main>',
+    '<a class="footer" href="/">x</a>',
+])
+def test_is_noise_hint_false(html: str) -> None:
+    assert not article.is_noise_hint(element(html))
+
+
+# --- article.teaser_lists ---------------------------------------------------------------------
+
+def test_teaser_lists_finds_link_led_records() -> None:
+    stats = stats_of('<html><body><p>Intro, here.</p><ul id="rel">'
+                     '<li id="t1"><a href="/a">First story</a> A short blurb.</li>'
+                     '<li id="t2"><a href="/b">Second story</a> Another blurb.</li>'
+                     '<li id="t3"><a href="/c">Third story</a> Yet one more.</li>'
+                     '</ul></body></html>')
+    assert ids_of(stats, article.teaser_lists(stats)) == ["t1", "t2", "t3"]
+
+
+def test_teaser_lists_ignores_two_records_and_prose() -> None:
+    two = stats_of('<html><body><ul><li><a href="/a">First</a> blurb.</li>'
+                   '<li><a href="/b">Second</a> blurb.</li></ul></body></html>')
+    assert article.teaser_lists(two) == []
+    prose = stats_of('<html><body><ul><li>A plain item, with <a href="/">a link</a>.</li>'
+                     '<li>Another plain item.</li><li>A third item, plain.</li></ul>'
+                     '</body></html>')
+    assert article.teaser_lists(prose) == []  # records not led by a link
+    long_items = "".join(f'<li><a href="/{n}">Link</a> {"word " * 100}</li>' for n in range(3))
+    assert article.teaser_lists(stats_of(f"<html><body><ul>{long_items}</ul></body></html>")) == []
+
+
+# --- article.extract_article and label_regions ------------------------------------------------
+
+COMMENT = ("<div class='c'><p>I disagree, strongly. This is wrong, and here is why: taxes. "
+           "Bad idea, honestly! Really, truly, badly.</p></div>")
+ARTICLE_PAGE = f"""<html><body>
+<nav data-wn="3"><ul data-wn="4"><li data-wn="5"><a data-wn="6" href="/">Home</a></li>
+<li data-wn="7"><a data-wn="8" href="/n">News</a></li></ul></nav>
+<article data-wn="10"><h1 data-wn="11">Budget passes</h1>
+<p data-wn="12">{SENTENCE}</p>
+<p data-wn="13">The mayor said the plan, which took months, was fair. Critics said it was not.</p>
+<p data-wn="14">Further votes are expected next month, officials said. Details remain unclear.</p>
+</article>
+<ul class="related" data-wn="20">
+<li data-wn="21"><a data-wn="22" href="/a">Story one, about things.</a></li>
+<li data-wn="23"><a data-wn="24" href="/b">Story two, about stuff.</a></li>
+<li data-wn="25"><a data-wn="26" href="/c">Story three. Yes.</a></li></ul>
+<div id="comments" data-wn="30">{COMMENT * 5}</div>
+<footer data-wn="40"><p data-wn="41">Copyright 2024, Example. All rights reserved.</p></footer>
+</body></html>"""
+
+
+def test_extract_article_prefers_article_over_comments_and_related() -> None:
+    page = parse_page(ARTICLE_PAGE)
+    stats = econ.collect_stats(page.body)
+    comments = next(i for i, el in enumerate(stats.elements) if el.get("id") == "comments")
+    assert stats.punc[comments] > stats.punc[by_data_wn(stats, 10)]  # the comments are longer
+    found = article.extract_article(page)
+    assert found is not None
+    assert found.source.tag == "article"
+    assert found.method == "econ"
+    assert 0 < found.confidence <= 1
+    text = found.content.text_content()
+    assert "Budget passes" in text and "Further votes" in text
+    assert "disagree" not in text and "Story one" not in text and "Copyright" not in text
+    assert found.content is not found.source  # a cleaned copy, page tree untouched
+    assert found.content_ids == [10]
+    assert found.noise_ids == [3, 20, 30, 40]
+
+
+def by_data_wn(stats: TreeStats, value: int) -> int:
+    return next(i for i, el in enumerate(stats.elements) if el.get("data-wn") == str(value))
+
+
+def test_extract_article_none_without_text() -> None:
+    assert article.extract_article(parse_page("<html><body><div><img></div></body></html>")) is None
+
+
+LABEL_PAGE = f"""<html data-wn="0"><body data-wn="1">
+<div id="nav" data-wn="2"><a data-wn="3" href="/">Home</a> <a data-wn="4" href="/n">News</a></div>
+<div class="story" data-wn="10">
+<p data-wn="12">{SENTENCE}</p>
+<div class="share-tools" data-wn="13"><a data-wn="14" href="/fb">Facebook</a>
+<a data-wn="15" href="/tw">Twitter</a></div>
+<p data-wn="16">The mayor said the plan, which took months, was fair. Critics said it was not.</p>
+<p data-wn="17">Further votes are expected next month, officials said. Details remain unclear.</p>
+</div>
+<div id="footer" data-wn="40">
+<p data-wn="41">Copyright 2024, Example. All rights reserved.</p></div>
+</body></html>"""
+
+
+def test_extract_ids_are_outermost_content_and_noise() -> None:
+    result = extract(LABEL_PAGE)
+    assert result.kind == "article"
+    # the summary-node holds a dropped share bar, so content is its clean children
+    assert result.content_ids == [12, 16, 17]
+    # nav, the share bar and the footer, without their descendants (3, 4, 14, 15, 41)
+    assert result.noise_ids == [2, 13, 40]
+    assert result.article is not None
+    assert "Facebook" not in result.article.text
+    assert "Further votes" in result.article.text
+
+
+def test_extract_ids_empty_without_data_wn() -> None:
+    result = extract(LABEL_PAGE.replace("data-wn=", "data-x="))
+    assert result.kind == "article"
+    assert result.content_ids == [] and result.noise_ids == []
+
+
+def test_label_regions_directly() -> None:
+    stats = stats_of('<html><body><div id="side">Side, bar.</div><div id="s">'
+                     '<p id="a">One, two.</p><div id="x"><p id="y">Drop.</p></div>'
+                     '<p id="b">Three, four.</p></div></body></html>')
+    s, x = by_id(stats, "s"), by_id(stats, "x")
+    content, noise = article.label_regions(stats, s, {x})
+    assert ids_of(stats, content) == ["a", "b"]
+    assert ids_of(stats, noise) == ["x", "side"]
+    content, noise = article.label_regions(stats, s, set())
+    assert ids_of(stats, content) == ["s"]
+    assert ids_of(stats, noise) == ["side"]
