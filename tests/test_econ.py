@@ -409,3 +409,16 @@ def test_label_regions_directly() -> None:
     content, noise = article.label_regions(stats, s, set())
     assert ids_of(stats, content) == ["s"]
     assert ids_of(stats, noise) == ["side"]
+
+
+def test_inline_words_inside_paragraph_survive() -> None:
+    """Text nodes belong to the text-node-set: an inline link inside a sentence is not a
+    text-para of its own, so Joint-para must not prune it."""
+    html = (f"<html><body><article><p>{SENTENCE} {SENTENCE}</p>"
+            '<p>The report was published by <a href="/moh">the Ministry of Health</a> on '
+            "Tuesday, and it was welcomed.</p><p>It was <em>very</em> good, they said.</p>"
+            f"<p>{SENTENCE}</p></article></body></html>")
+    result = extract(html)
+    assert result.article is not None
+    assert "published by the Ministry of Health on Tuesday" in result.article.text
+    assert "It was very good" in result.article.text

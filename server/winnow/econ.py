@@ -178,33 +178,40 @@ class TextPara:
 
 
 def text_node_sets(stats: TreeStats) -> list[TextPara]:
-    """Group every parent's children into maximal runs of adjacent big-nodes."""
+    """Group every parent's children into maximal runs of adjacent big-nodes.
+
+    Text nodes are siblings too: the text before a run (the parent's leading text or the
+    tail of the node that broke the previous run) and the tails of its members belong to
+    the run, so `<p>by <a>the Ministry</a> on Tuesday, it said.</p>` is one text-para.
+    """
     children: dict[int, list[int]] = {}
     for i in range(1, len(stats.elements)):
         p = stats.parent[i]
         if p >= 0 and not stats.excluded[i]:
             children.setdefault(p, []).append(i)
     sets: list[TextPara] = []
-    for kids in children.values():
+    for p, kids in children.items():
+        lead = stats.elements[p].text
         run: list[int] = []
         for i in kids:
             if is_big_node(stats, i):
                 run.append(i)
                 continue
             if run:
-                sets.append(_text_para(stats, run))
+                sets.append(_text_para(stats, run, lead))
                 run = []
+            lead = stats.elements[i].tail
         if run:
-            sets.append(_text_para(stats, run))
+            sets.append(_text_para(stats, run, lead))
     return sets
 
 
-def _text_para(stats: TreeStats, run: list[int]) -> TextPara:
-    tails = [stats.elements[i].tail for i in run[:-1]]
+def _text_para(stats: TreeStats, run: list[int], lead: str | None) -> TextPara:
+    texts = [lead or ""] + [stats.elements[i].tail or "" for i in run]
     return TextPara(
         nodes=tuple(run),
-        chars=sum(stats.chars[i] for i in run) + sum(_visible_len(t) for t in tails),
-        punc=sum(stats.punc[i] for i in run) + sum(punc_num(t) for t in tails if t),
+        chars=sum(stats.chars[i] for i in run) + sum(_visible_len(t) for t in texts),
+        punc=sum(stats.punc[i] for i in run) + sum(punc_num(t) for t in texts if t),
         link_chars=sum(stats.link_chars[i] for i in run),
     )
 

@@ -1,4 +1,4 @@
-"""Plain text and Markdown from the clean reader tree that `winnow.render` builds.
+"""Output forms of the clean reader tree `winnow.render` builds: Markdown, text, safe HTML.
 
 The clean tree holds only the reader vocabulary, its blocks nest at most a few dozen levels
 and inline elements never contain blocks, so these serializers recurse over it safely: the
@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 
 import lxml.etree as etree
+import nh3
 
 INLINE = frozenset({
     "a", "em", "strong", "b", "i", "u", "s", "sub", "sup", "mark", "small", "q", "cite", "abbr",
@@ -43,7 +44,20 @@ _CODE_CLASS_RE = re.compile(r"language-([\w+#.-]+)")
 _CJK_RE = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
                      "\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]")
 """Hangul jamo, kana, Hangul compatibility jamo, CJK ideographs and Hangul syllables."""
-_PUNCT_TOKEN_RE = re.compile(r"(?<!\S)[^\w\s]+(?!\S)")
+_WORD_RE = re.compile(r"\w+")
+_PUNCT_TOKEN_RE = re.compile(r"\s[^\w\s]+(?=\s)")
+
+ALLOWED_TAGS = INLINE | frozenset({
+    "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "dl", "dt", "dd", "blockquote",
+    "pre", "figure", "figcaption", "table", "caption", "thead", "tbody", "tfoot", "tr", "th",
+    "td", "hr"})
+"""The reader vocabulary nh3 lets through; everything else is stripped (script with content)."""
+ALLOWED_ATTRIBUTES = {
+    "*": {"lang", "dir"}, "a": {"href", "title"},
+    "img": {"src", "alt", "title", "width", "height"}, "td": {"colspan", "rowspan"},
+    "th": {"colspan", "rowspan"}, "time": {"datetime"}, "ol": {"start", "reversed"},
+    "abbr": {"title"}}
+URL_SCHEMES = {"http", "https", "mailto"}
 
 
 def to_text(root: etree._Element) -> str:
@@ -69,7 +83,45 @@ def count_words(text: str) -> int:
     cjk = len(_CJK_RE.findall(text))
     if cjk:
         text = _CJK_RE.sub(" ", text)
-    return cjk + len(text.split()) - len(_PUNCT_TOKEN_RE.findall(text))
+    return cjk + len(text.split()) - len(_PUNCT_TOKEN_RE.findall(f" {text} "))
+
+
+def sanitize_html(root: etree._Element, code_classes: set[str]) -> str:
+    """Serialize the children of `root` and pass them through nh3's allowlist.
+
+    `code_classes` are the language-x classes code blocks may keep.
+    """
+    html = etree.tostring(root, encoding="unicode", method="html")
+    inner = html[html.find(">") + 1:html.rfind("<")]
+    return nh3.clean(inner, tags=set(ALLOWED_TAGS), attributes=ALLOWED_ATTRIBUTES,
+                     url_schemes=URL_SCHEMES, link_rel=None,
+                     allowed_classes={"code": code_classes} if code_classes else None).strip()
+
+
+def _title_key(text: str) -> list[str]:
+    return _WORD_RE.findall(text.casefold())
+
+
+def drop_title_heading(root: etree._Element, title: str) -> None:
+    """Remove the first heading when it repeats the title the reader shows separately."""
+    heading = next(root.iter("h1", "h2", "h3", "h4", "h5", "h6"), None)
+    key = _title_key(title)
+    if heading is None or not key or _title_key(_all_text(heading)) != key:
+        return
+    parent, previous, tail = heading.getparent(), heading.getprevious(), heading.tail
+    if parent is None:
+        return
+    parent.remove(heading)
+    if tail and tail.strip():
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+
+
+def _all_text(el: etree._Element) -> str:
+    """Return all the text inside an element (its tail excluded)."""
+    return etree.tostring(el, method="text", encoding="unicode", with_tail=False)
 
 
 def _normalize_lines(text: str) -> list[str]:
@@ -129,7 +181,7 @@ def _text_block(el: etree._Element, out: list[str]) -> None:
             _append_nonempty(out, _text_of(caption, " "))
         _append_nonempty(out, "\n".join(row for row in rows if row.strip()))
     elif tag == "pre":
-        _append_nonempty(out, "".join(el.itertext()))
+        _append_nonempty(out, _all_text(el))
     elif tag != "hr":
         _text_blocks(el, out)
 
@@ -207,7 +259,7 @@ def _md_inline(el: etree._Element) -> str:
     if tag == "img":
         return _md_image(el)
     if tag in CODE_SPANS:
-        return _code_span("".join(el.itertext()))
+        return _code_span(_all_text(el))
     parts = [escape(el.text or "")]
     for child in el:
         parts.append(_md_inline(child))
@@ -311,7 +363,7 @@ def _md_quote(el: etree._Element, out: list[str]) -> None:
 
 def _md_pre(el: etree._Element, out: list[str]) -> None:
     """Append a fenced code block, the fence longer than any backtick run inside."""
-    code = "".join(el.itertext())
+    code = _all_text(el)
     if not code.strip():
         return
     classes = " ".join(node.get("class") or "" for node in el.iter("code"))

@@ -1,13 +1,11 @@
 """Reader-view rendering: an extracted content subtree to clean HTML, plain text and Markdown.
 
-`render_article` walks the content once, with an explicit stack, and rebuilds it as a fresh tree
-holding only the reader vocabulary: headings, paragraphs, lists, quotes, code, figures, tables,
-links and inline emphasis. Wrappers such as div, section or span are unwrapped; a block wrapper
-is a paragraph boundary, so text directly in a block container lands in an implicit <p>. Kept
-blocks nest at most `MAX_BLOCK_DEPTH` deep and inline markup at most `MAX_INLINE_DEPTH` deep;
-deeper markup is flattened, so later passes over the clean tree stay shallow however deep the
-input was. The clean tree is serialized and sanitized by nh3 (an allowlist: no script, event
-handler or javascript: URL survives), and turned into text and Markdown by `winnow.markdown`.
+`render_article` walks the content once, with an explicit stack, rebuilding it as a fresh tree in
+the reader vocabulary (headings, paragraphs, lists, quotes, code, figures, tables, links, inline
+emphasis). Wrappers are unwrapped; a block wrapper (div, section...) is a paragraph boundary, so
+text directly in a block container lands in an implicit <p>. Blocks nest at most
+`MAX_BLOCK_DEPTH` deep and inline markup `MAX_INLINE_DEPTH` deep (deeper markup is flattened), so
+passes over the clean tree stay shallow. `winnow.markdown` sanitizes and serializes the result.
 """
 
 from __future__ import annotations
@@ -18,30 +16,24 @@ from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
 import lxml.etree as etree
-import nh3
 
-from winnow.markdown import count_words, to_markdown, to_text
+from winnow.markdown import count_words, drop_title_heading, sanitize_html, to_markdown, to_text
 from winnow.page import HtmlElement, is_hidden
 
-MAX_BLOCK_DEPTH = 40
-"""Kept blocks nested deeper than this are unwrapped (their text stays)."""
-MAX_INLINE_DEPTH = 12
-"""Inline formatting nested deeper than this is unwrapped."""
-MAX_SPAN = 1000
-"""Largest colspan/rowspan kept."""
-URL_SCHEMES = frozenset({"http", "https", "mailto"})
-"""Schemes links and images may use, after relative URLs are resolved against the page URL."""
+MAX_BLOCK_DEPTH = 40  # kept blocks nested deeper are unwrapped (their text stays)
+MAX_INLINE_DEPTH = 12  # inline formatting nested deeper is unwrapped
+MAX_SPAN = 1000  # largest colspan/rowspan kept
+URL_SCHEMES = frozenset({"http", "https", "mailto"})  # after resolving against the page URL
 
+# Block modes: blocks only (text gets an implicit <p>), blocks or inline, inline only, and
+# structural (lists and tables hold only their parts; anything else gets an implicit part).
 _BLOCK_ONLY, _FLOW, _LEAF, _STRUCT = range(4)
-"""Block modes: blocks only (text gets an implicit <p>), blocks or inline, inline only, and
-structural (lists, tables: only their own parts, anything else gets an implicit part)."""
-
 BLOCK_MODES = {
     "p": _LEAF, "h1": _LEAF, "h2": _LEAF, "h3": _LEAF, "h4": _LEAF, "h5": _LEAF, "h6": _LEAF,
     "dt": _LEAF, "pre": _LEAF, "li": _FLOW, "dd": _FLOW, "td": _FLOW, "th": _FLOW,
     "figure": _FLOW, "figcaption": _FLOW, "caption": _FLOW, "blockquote": _BLOCK_ONLY,
     "ul": _STRUCT, "ol": _STRUCT, "dl": _STRUCT, "table": _STRUCT, "thead": _STRUCT,
-    "tbody": _STRUCT, "tfoot": _STRUCT, "tr": _STRUCT}
+    "tbody": _STRUCT, "tfoot": _STRUCT, "tr": _STRUCT, "hr": _LEAF}
 INLINE_TAGS = frozenset({
     "a", "em", "strong", "b", "i", "u", "s", "sub", "sup", "mark", "small", "q", "cite", "abbr",
     "time", "kbd", "samp", "var", "code"})
@@ -58,7 +50,6 @@ BLOCK_WRAPPERS = frozenset({
 """Wrappers dropped while still separating the paragraphs around them."""
 RENAMES = {"strike": "s", "del": "s", "ins": "u", "tt": "code", "dfn": "em", "acronym": "abbr",
            "listing": "pre", "xmp": "pre", "plaintext": "pre", "amp-img": "img"}
-SPECIAL_TAGS = frozenset({"img", "br", "hr", "picture", "noscript"})
 
 _ROWS = frozenset({"tr"})
 VALID_CHILDREN = {"ul": frozenset({"li"}), "ol": frozenset({"li"}), "dl": frozenset({"dt", "dd"}),
@@ -66,23 +57,14 @@ VALID_CHILDREN = {"ul": frozenset({"li"}), "ol": frozenset({"li"}), "dl": frozen
                   "thead": _ROWS, "tbody": _ROWS, "tfoot": _ROWS, "tr": frozenset({"td", "th"})}
 IMPLICIT_CHILD = {"ul": "li", "ol": "li", "dl": "dd", "table": "tr", "thead": "tr",
                   "tbody": "tr", "tfoot": "tr", "tr": "td"}
-_TABLE = frozenset({"table"})
-REQUIRED_PARENT = {"li": frozenset({"ul", "ol"}), "dt": frozenset({"dl"}),
-                   "dd": frozenset({"dl"}), "tr": frozenset({"table", "thead", "tbody", "tfoot"}),
-                   "td": frozenset({"tr"}), "th": frozenset({"tr"}), "thead": _TABLE,
-                   "tbody": _TABLE, "tfoot": _TABLE, "caption": _TABLE,
-                   "figcaption": frozenset({"figure"})}
+REQUIRED_PARENT = {child: frozenset(p for p in VALID_CHILDREN if child in VALID_CHILDREN[p])
+                   for kids in VALID_CHILDREN.values() for child in kids}
+REQUIRED_PARENT["figcaption"] = frozenset({"figure"})
 """Parts that only make sense inside their parent; elsewhere they are unwrapped."""
-KEEP_EMPTY = frozenset({"td", "th"})
-"""Blocks kept without text, so table grids keep their shape."""
-HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
-
-SANITIZE_TAGS = INLINE_TAGS | frozenset(BLOCK_MODES) | frozenset({"img", "br", "hr"})
-SANITIZE_ATTRIBUTES = {
-    "*": {"lang", "dir"}, "a": {"href", "title"},
-    "img": {"src", "alt", "title", "width", "height"}, "td": {"colspan", "rowspan"},
-    "th": {"colspan", "rowspan"}, "time": {"datetime"}, "ol": {"start", "reversed"},
-    "abbr": {"title"}}
+KEPT_ROOTS = frozenset(BLOCK_MODES) - REQUIRED_PARENT.keys() - {"table"}
+"""Content roots rendered as themselves; other roots (div, table, td...) are unwrapped."""
+KEEP_EMPTY = frozenset({"td", "th", "hr"})
+"""Blocks kept without text: table cells, so grids keep their shape, and rules."""
 
 LAZY_SRC_ATTRS = ("data-src", "data-original", "data-lazy-src", "data-lazy", "data-url",
                   "data-original-src", "data-hi-res-src", "data-full-src", "data-actualsrc",
@@ -96,13 +78,12 @@ _PLACEHOLDER_RE = re.compile(
 _IMAGE_URL_RE = re.compile(r"^\S+\.(?:jpe?g|png|webp|gif|avif)(?:[?#]\S*)?$", re.I)
 _SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
 _CONTROL_RE = re.compile(r"[\x00-\x20\x7f]+")
-_URL_NOISE_RE = re.compile(r"[\t\n\r]")
 _PLAIN_PATH_RE = re.compile(r"^/(?!/)[^\s\\]*$")
 _ABSOLUTE_HTTP_RE = re.compile(r"^https?://[^\s\\/?#]+(?:[/?#][^\s\\]*)?$", re.I)
+_URL_NOISE = str.maketrans("", "", "\t\n\r")
 _NON_SPACE_RE = re.compile(r"\S+")
 _LANG_RE = re.compile(r"^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$")
 _CODE_LANG_RE = re.compile(r"(?:^|\s)(?:lang(?:uage)?-|highlight-(?:source-)?)([\w+#.-]{1,30})")
-_WORD_RE = re.compile(r"\w+")
 
 _NONE, _SPACE, _BREAK = range(3)
 """What separates the next inline content from the previous: nothing, a space, a <br>."""
@@ -128,75 +109,29 @@ def render_article(content: HtmlElement, base_url: str | None,
     renderer.walk()
     root = renderer.root
     if title:
-        _drop_title_heading(root, title)
-    for child in root:
-        child.tail = "\n"
+        drop_title_heading(root, title)
     text = to_text(root)
     images = list(dict.fromkeys(img.get("src", "") for img in root.iter("img")))
-    return Rendered(html=_sanitize(root, renderer.code_classes), text=text,
+    return Rendered(html=sanitize_html(root, renderer.code_classes), text=text,
                     markdown=to_markdown(root), word_count=count_words(text), images=images)
 
 
 def safe_url(url: str | None, base_url: str | None) -> str | None:
     """Return `url` made absolute against `base_url`; None when empty or not http(s)/mailto."""
-    if not url:
-        return None
-    url = _URL_NOISE_RE.sub("", url).strip()
+    url = (url or "").translate(_URL_NOISE).strip()
     match = _SCHEME_RE.match(_CONTROL_RE.sub("", url))
     if not url or (match and match.group(1).lower() not in URL_SCHEMES):
         return None
-    if base_url is None:
-        return url
     try:
-        absolute = urljoin(base_url, url)
+        absolute = urljoin(base_url, url) if base_url else url
     except ValueError:
         return None
     match = _SCHEME_RE.match(absolute)
     return absolute if match is None or match.group(1).lower() in URL_SCHEMES else url
 
 
-class _UrlResolver:
-    """`safe_url` against one base, memoized, with fast paths for the common URL shapes."""
-
-    def __init__(self, base_url: str | None) -> None:
-        self.base_url = base_url
-        self.cache: dict[str, str | None] = {}
-        parts = urlsplit(base_url) if base_url else None
-        self.origin = f"{parts.scheme}://{parts.netloc}" if parts and parts.netloc and \
-            parts.scheme.lower() in ("http", "https") else None
-
-    def __call__(self, url: str | None) -> str | None:
-        """Return the safe absolute form of `url`, or None."""
-        if not url:
-            return None
-        result = self.cache.get(url, "")
-        if result != "":
-            return result
-        if _ABSOLUTE_HTTP_RE.match(url) and "/." not in url:
-            result = url
-        elif self.origin and _PLAIN_PATH_RE.match(url) and "/." not in url:
-            result = self.origin + url
-        else:
-            try:
-                result = safe_url(url, self.base_url)
-            except ValueError:
-                result = None
-        self.cache[url] = result
-        return result
-
-
-def best_srcset_url(srcset: str) -> str | None:
-    """Return the widest (else densest, else first) candidate URL of a srcset value."""
-    best, best_key = None, (-1, -1.0)
-    for url, descriptor in _srcset_candidates(srcset):
-        key = _descriptor_key(descriptor)
-        if key > best_key:
-            best, best_key = url, key
-    return best
-
-
-def _srcset_candidates(srcset: str) -> Iterator[tuple[str, str]]:
-    """Yield a srcset's (url, descriptor) pairs; as the spec says, URLs may contain commas."""
+def srcset_candidates(srcset: str) -> Iterator[tuple[str, int, float]]:
+    """Yield (url, kind, size) per candidate (kind 2: width, 1: density); URLs may hold commas."""
     pos, end = 0, len(srcset)
     while (match := _NON_SPACE_RE.search(srcset, pos)) is not None:
         url, pos = match.group().lstrip(","), match.end()
@@ -207,21 +142,24 @@ def _srcset_candidates(srcset: str) -> Iterator[tuple[str, str]]:
             comma = srcset.find(",", pos)
             comma = end if comma < 0 else comma
             descriptor, pos = srcset[pos:comma], comma + 1
-        if url:
-            yield url, descriptor
+        kind, size = 0, 0.0
+        for token in descriptor.split():
+            unit = token[-1:].lower()
+            if unit in ("w", "x") and token[:-1].replace(".", "", 1).isdigit():
+                kind, size = (2 if unit == "w" else 1), float(token[:-1])
+                break
+        if url and not is_placeholder(url):
+            yield url, kind, size
 
 
-def _descriptor_key(descriptor: str) -> tuple[int, float]:
-    """Rank a srcset descriptor: widths beat densities, which beat no descriptor."""
-    for token in descriptor.split():
-        try:
-            value = float(token[:-1])
-        except ValueError:
-            continue
-        unit = token[-1:].lower()
-        if unit in ("w", "x"):
-            return (2 if unit == "w" else 1), value
-    return 0, 0.0
+def best_srcset_url(*srcsets: str, widths_only: bool = False) -> str | None:
+    """Return the widest (else densest, else first) candidate URL across srcset values."""
+    best, best_key = None, (0 if widths_only else -1, -1.0)
+    for srcset in srcsets:
+        for url, kind, size in srcset_candidates(srcset):
+            if (kind, size) > best_key and (kind == 2 or not widths_only):
+                best, best_key = url, (kind, size)
+    return best
 
 
 def is_placeholder(url: str) -> bool:
@@ -241,11 +179,9 @@ def image_src(img: HtmlElement) -> str | None:
         value = img.get(attr)
         if value and not is_placeholder(value):
             return value
-    for attr in SRCSET_ATTRS:
-        value = img.get(attr)
-        best = best_srcset_url(value) if value else None
-        if best and not is_placeholder(best):
-            return best
+    best = best_srcset_url(*(img.get(attr) or "" for attr in SRCSET_ATTRS))
+    if best:
+        return best
     for attr, value in img.items():
         if attr.startswith("data-") and _IMAGE_URL_RE.match(value.strip()):
             return value.strip()
@@ -254,37 +190,18 @@ def image_src(img: HtmlElement) -> str | None:
 
 def _picture_src(picture: HtmlElement, img: HtmlElement | None) -> str | None:
     """Return a <picture>'s widest width-described candidate, else its img's own source."""
-    best, best_width = None, -1.0
-    for node in picture.iter("source", "img"):
-        for attr in SRCSET_ATTRS:
-            for url, descriptor in _srcset_candidates(node.get(attr) or ""):
-                kind, width = _descriptor_key(descriptor)
-                if kind == 2 and width > best_width and not is_placeholder(url):
-                    best, best_width = url, width
+    srcsets = [node.get(attr) or "" for node in picture.iter("source", "img")
+               for attr in SRCSET_ATTRS]
+    best = best_srcset_url(*srcsets, widths_only=True)
     if best is None and img is not None:
         best = image_src(img)
-    for source in picture.iter("source") if best is None else ():
-        best = best_srcset_url(source.get("srcset") or source.get("data-srcset") or "")
-        if best:
-            break
-    return best
-
-
-def _is_tracking_pixel(img: HtmlElement) -> bool:
-    """True when a width or height attribute says the image is at most one pixel."""
-    for attr in ("width", "height"):
-        if (img.get(attr) or "").strip().lower().removesuffix("px") in ("0", "1"):
-            return True
-    return False
+    return best or best_srcset_url(*srcsets)
 
 
 def _common_attrs(el: HtmlElement) -> dict[str, str]:
     """Return an element's valid lang and dir attributes."""
-    attrs: dict[str, str] = {}
-    lang = (el.get("lang") or "").strip()
-    if lang and _LANG_RE.match(lang):
-        attrs["lang"] = lang
-    direction = (el.get("dir") or "").strip().lower()
+    lang, direction = (el.get("lang") or "").strip(), (el.get("dir") or "").strip().lower()
+    attrs = {"lang": lang} if lang and _LANG_RE.match(lang) else {}
     if direction in ("ltr", "rtl", "auto"):
         attrs["dir"] = direction
     return attrs
@@ -308,37 +225,21 @@ def _block_attrs(el: HtmlElement, tag: str) -> dict[str, str]:
 
 
 def _code_language(pre: HtmlElement) -> str | None:
-    """Return the language a code block declares in its classes (language-x, lang-x...)."""
-    nodes = [pre, *pre.iter("code")][:2]
-    parent = pre.getparent()
-    for node in nodes if parent is None else [*nodes, parent]:
-        match = _CODE_LANG_RE.search(node.get("class") or "")
-        if match:
-            return match.group(1).lower()
-        declared = (node.get("data-lang") or node.get("data-language") or "").strip()
-        if declared and _CODE_LANG_RE.search(f"lang-{declared}"):
-            return declared.lower()
+    """Return the language a code block declares (language-x, lang-x, data-lang...)."""
+    for node in (pre, next(pre.iter("code"), None), pre.getparent()):
+        if node is not None:
+            declared = (node.get("data-lang") or node.get("data-language") or "").strip()
+            match = _CODE_LANG_RE.search(f"{node.get('class') or ''} lang-{declared}")
+            if match:
+                return match.group(1).lower()
     return None
 
 
 def _pre_text(pre: HtmlElement) -> str:
     """Return a <pre>'s text verbatim, <br> as newline, without the newline after <pre>."""
-    parts = [pre.text or ""]
-    stack = [(pre, iter(pre))]
-    while stack:
-        el, children = stack[-1]
-        child = next(children, None)
-        if child is None:
-            stack.pop()
-            if stack:
-                parts.append(el.tail or "")
-        elif isinstance(child.tag, str) and child.tag not in DROP_TAGS:
-            parts.append("\n" if child.tag == "br" else child.text or "")
-            stack.append((child, iter(child)))
-        else:
-            parts.append(child.tail or "")
-    text = "".join(parts).replace("\r\n", "\n").replace("\xa0", " ")
-    return text.removeprefix("\n").rstrip()
+    nodes = pre.xpath("descendant::text() | descendant::br")
+    text = "".join("\n" if isinstance(node, etree._Element) else node for node in nodes)
+    return text.replace("\r\n", "\n").replace("\xa0", " ").removeprefix("\n").rstrip()
 
 
 class _Frame:
@@ -352,14 +253,13 @@ class _Frame:
         self.open = True
 
 
+@dataclass(slots=True)
 class _Inline:
     """An open inline element of the input; `out` is its copy in the current block, if any."""
 
-    __slots__ = ("tag", "attrs", "out")
-
-    def __init__(self, tag: str, attrs: dict[str, str]) -> None:
-        self.tag, self.attrs = tag, attrs
-        self.out: etree._Element | None = None
+    tag: str
+    attrs: dict[str, str]
+    out: etree._Element | None = None
 
 
 class _Builder:
@@ -398,13 +298,6 @@ class _Builder:
         if raw[-1].isspace():
             self.pending = _SPACE
 
-    def image(self, attrs: dict[str, str]) -> None:
-        """Add an <img> at the current inline position."""
-        self._element(self._target(), "img", attrs)
-        top = self.stack[-1]
-        top.has_content = top.last_inline = self.after_image = True
-        top.br_run = False
-
     def br(self) -> None:
         """Add a line break; two in a row in an implicit paragraph start a new paragraph."""
         top = self.stack[-1]
@@ -417,17 +310,6 @@ class _Builder:
         else:
             self._element(parent, "br")
             top.br_run = True
-
-    def hr(self) -> None:
-        """Add a thematic break between blocks."""
-        top = self._close_implicit_paragraph()
-        if top.mode == _LEAF or top.mode == _STRUCT:
-            self.boundary()
-            return
-        self._reset_chain()
-        self._element(top.el, "hr")
-        top.last_inline = False
-        self.pending = _NONE
 
     def pre(self, text: str, language: str | None) -> None:
         """Add a code block whose text is kept verbatim."""
@@ -463,7 +345,9 @@ class _Builder:
 
     def start_block(self, tag: str, attrs: dict[str, str]) -> _Frame | None:
         """Open a kept block, or return None when it must be unwrapped here."""
-        top = self._close_implicit_paragraph()
+        if self.stack[-1].implicit and self.stack[-1].mode == _LEAF:
+            self._pop()
+        top = self.stack[-1]
         if top.mode == _LEAF:
             self.boundary()
             return None
@@ -480,19 +364,6 @@ class _Builder:
         """Close a kept block and any implicit blocks still open inside it."""
         while frame.open:
             self._pop()
-
-    def finish(self) -> None:
-        """Close every open block."""
-        while len(self.stack) > 1:
-            self._pop()
-        self._flush()
-
-    def _close_implicit_paragraph(self) -> _Frame:
-        top = self.stack[-1]
-        if top.implicit and top.mode == _LEAF:
-            self._pop()
-            top = self.stack[-1]
-        return top
 
     def _target(self) -> etree._Element:
         """Return the element inline content goes into, opening what it needs first."""
@@ -545,9 +416,13 @@ class _Builder:
         self._reset_chain()
         self.pending = _NONE
         if frame.has_content or frame.el.tag in KEEP_EMPTY:
-            _trim_trailing_breaks(frame.el)
+            el = frame.el
+            while len(el) and el[-1].tag == "br" and (el[-1].tail or " ").isspace():
+                el.remove(el[-1])  # a block's trailing line breaks
             parent.has_content = parent.has_content or frame.has_content
             parent.last_inline = False
+            if parent is self.stack[0]:
+                frame.el.tail = "\n"
         else:
             parent.el.remove(frame.el)
             if parent.mode == _FLOW and parent.last_inline:
@@ -583,34 +458,39 @@ class _Builder:
             last.tail = (last.tail or "") + text
 
 
-def _trim_trailing_breaks(el: etree._Element) -> None:
-    """Remove the <br>s that end a block."""
-    while True:
-        try:
-            last = el[-1]
-        except IndexError:
-            return
-        if last.tag != "br" or (last.tail and not last.tail.isspace()):
-            return
-        el.remove(last)
-
-
 class _Renderer(_Builder):
     """Walks the input subtree iteratively and builds the clean tree from it."""
 
     def __init__(self, content: HtmlElement, base_url: str | None) -> None:
         super().__init__()
-        self.content = content
-        self.resolve = _UrlResolver(base_url)
+        self.content, self.base_url = content, base_url
         self.consumed: set[HtmlElement] = set()
+        self.urls: dict[str, str | None] = {}
+        parts = urlsplit(base_url) if base_url else None
+        self.origin = f"{parts.scheme}://{parts.netloc}" if parts and parts.netloc and \
+            parts.scheme.lower() in ("http", "https") else None
+
+    def resolve(self, url: str | None) -> str | None:
+        """Return `safe_url(url, base_url)`, memoized, with fast paths for common shapes."""
+        result = self.urls.get(url, "") if url else None
+        if url and result == "":
+            if _ABSOLUTE_HTTP_RE.match(url) and "/." not in url:
+                result = url
+            elif self.origin and _PLAIN_PATH_RE.match(url) and "/." not in url:
+                result = self.origin + url
+            else:
+                result = safe_url(url, self.base_url)
+            self.urls[url] = result
+        return result
 
     def walk(self) -> None:
         """Visit every node once, in document order, keeping open elements on a list."""
         content, text, chain = self.content, self.text, self.chain
-        if content.text:
+        kept = RENAMES.get(content.tag, content.tag) in KEPT_ROOTS
+        if content.text and not kept:
             text(content.text)
         stack: list[tuple[HtmlElement, Iterator[HtmlElement], object]] = [
-            (content, iter(content), None)]
+            (content, iter((content,) if kept else content), None)]
         while stack:
             el, children, token = stack[-1]
             child = next(children, None)
@@ -622,19 +502,19 @@ class _Renderer(_Builder):
                     self.boundary()
                 elif isinstance(token, _Frame):
                     self.end_block(token)
-                if el.tail and stack:
+                if el.tail and stack and el is not content:
                     text(el.tail)
-                continue
-            if isinstance(child.tag, str):  # comments and processing instructions are not
-                token = self._open(child)
-                if token is not _SKIP:
-                    if child.text:
-                        text(child.text)
-                    stack.append((child, iter(child), token))
-                    continue
-            if child.tail:
-                text(child.tail)
-        self.finish()
+            elif not isinstance(child.tag, str):  # a comment or processing instruction
+                if child.tail:
+                    text(child.tail)
+            elif (token := self._open(child)) is _SKIP:
+                stack.append((child, iter(()), None))  # handled: only its tail is left
+            else:
+                if child.text:
+                    text(child.text)
+                stack.append((child, iter(child), token))
+        while len(self.stack) > 1:
+            self._pop()
 
     def _open(self, el: HtmlElement) -> object:
         """Handle an element's start; return the token its end needs, or _SKIP."""
@@ -653,22 +533,20 @@ class _Renderer(_Builder):
         if tag in BLOCK_WRAPPERS or "-" in tag:
             self.boundary()
             return _BOUNDARY
-        return self._open_special(el, tag) if tag in SPECIAL_TAGS else None
-
-    def _open_special(self, el: HtmlElement, tag: str) -> object:
-        """Handle images, breaks, rules and noscript (read only as an image fallback)."""
         if tag == "img":
             self._image(el, image_src(el))
         elif tag == "br":
             self.br()
         elif tag == "hr":
-            self.hr()
+            frame = self.start_block("hr", {})
+            if frame is not None:
+                self.end_block(frame)
         elif tag == "picture":
             img = next(el.iter("img"), None)
             self._image(el if img is None else img, _picture_src(el, img))
-        elif el not in self.consumed and not self.after_image and \
-                next(el.iter("img"), None) is not None:
-            return None
+        elif tag != "noscript" or (el not in self.consumed and not self.after_image and
+                                   next(el.iter("img"), None) is not None):
+            return None  # unknown tags are unwrapped; noscript is read only for its images
         return _SKIP
 
     def _inline_attrs(self, el: HtmlElement, tag: str) -> dict[str, str] | None:
@@ -686,8 +564,9 @@ class _Renderer(_Builder):
         return attrs
 
     def _image(self, img: HtmlElement, src: str | None) -> None:
-        """Add an image unless it is a tracking pixel or has no usable source."""
-        if _is_tracking_pixel(img):
+        """Add an image unless it is a tracking pixel (1x1) or has no usable source."""
+        if any((img.get(attr) or "").strip().lower().removesuffix("px") in ("0", "1")
+               for attr in ("width", "height")):
             return
         url = self.resolve(src if src is not None else self._noscript_fallback(img))
         if url is None:
@@ -701,48 +580,19 @@ class _Renderer(_Builder):
             value = (img.get(name) or "").strip()
             if value.isdigit() and len(value) < 6:
                 attrs[name] = value
-        self.image(attrs)
+        self._element(self._target(), "img", attrs)
+        top = self.stack[-1]
+        top.has_content = top.last_inline = self.after_image = True
+        top.br_run = False
 
     def _noscript_fallback(self, img: HtmlElement) -> str | None:
         """Return the source of the <noscript> copy next to a placeholder image, if any."""
         parent = img.getparent()
-        candidates = [img.getnext(), img.getprevious()]
-        if parent is not None and parent is not self.content:
-            candidates.append(parent.getnext())
-        for node in candidates:
-            inner = None if node is None or node.tag != "noscript" else \
-                next(node.iter("img"), None)
+        for node in (img.getnext(), img.getprevious(),
+                     None if parent is None or parent is self.content else parent.getnext()):
+            inner = next(node.iter("img"), None) if node is not None and \
+                node.tag == "noscript" else None
             if inner is not None:
                 self.consumed.add(node)
                 return image_src(inner)
         return None
-
-
-def _sanitize(root: etree._Element, code_classes: set[str]) -> str:
-    """Serialize the clean tree's children and pass them through nh3's allowlist."""
-    html = etree.tostring(root, encoding="unicode", method="html")
-    inner = html.removeprefix("<div>").removesuffix("</div>")
-    return nh3.clean(inner, tags=set(SANITIZE_TAGS), attributes=SANITIZE_ATTRIBUTES,
-                     url_schemes=set(URL_SCHEMES), link_rel=None,
-                     allowed_classes={"code": code_classes} if code_classes else None).strip()
-
-
-def _title_key(text: str) -> list[str]:
-    return _WORD_RE.findall(text.casefold())
-
-
-def _drop_title_heading(root: etree._Element, title: str) -> None:
-    """Remove the first heading when it repeats the title the reader shows separately."""
-    heading = next(root.iter(*HEADINGS), None)
-    key = _title_key(title)
-    if heading is None or not key or _title_key("".join(heading.itertext())) != key:
-        return
-    parent, previous, tail = heading.getparent(), heading.getprevious(), heading.tail
-    if parent is None:
-        return
-    parent.remove(heading)
-    if tail and tail.strip():
-        if previous is not None:
-            previous.tail = (previous.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
