@@ -16,6 +16,7 @@ run: $(STAMP)
 	$(VENV)/bin/winnow --help
 
 test: $(STAMP)
+	$(VENV)/bin/ruff check server tests bench
 	$(PY) -m pytest -q
 
 lint: $(STAMP)

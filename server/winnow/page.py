@@ -1,8 +1,8 @@
 """The page model: HTML (bytes or str) parsed with lxml into a tree the extractors share.
 
 Parsing never raises on bad markup or a wrong charset: bytes are decoded by BOM, as UTF-8 when
-valid, by the declared charset, or as Windows-1252 with replacement characters. Only input that is not a page at
-all (empty, or over the size limit) raises `PageError` with a message saying why.
+valid, by the declared charset, or as Windows-1252 with replacement characters. Only input
+that is not a page at all (empty, or over the size limit) raises `PageError` saying why.
 
 The content script stamps every element with `data-wn` (its document-order id) and marks the
 ones it saw invisible with `data-wn-hidden`; ids survive lxml's repairs of misnested markup
@@ -22,7 +22,6 @@ from typing import Any
 import lxml.etree as etree
 import lxml.html
 from lxml.html import HtmlElement
-
 
 WN_ID = "data-wn"
 WN_HIDDEN = "data-wn-hidden"
