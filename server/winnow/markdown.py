@@ -38,6 +38,7 @@ _ESCAPE_RE = re.compile(
     r"[\\`*\[\]]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|<(?=[A-Za-z/!?])|&(?=#?\w+;)")
 _LINE_START_RE = re.compile(r"^(#{1,6}(?=\s|$)|[-+](?=\s|$)|>|={2,}|-{2,}|~~~)")
 _ORDERED_START_RE = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
+_ESCAPE_CHARS = frozenset("\\`*[]_<&")
 _LINE_START_CHARS = frozenset("#-+>=~0123456789")
 _BACKTICKS_RE = re.compile(r"`+")
 _CODE_CLASS_RE = re.compile(r"language-([\w+#.-]+)")
@@ -126,6 +127,8 @@ def _all_text(el: etree._Element) -> str:
 
 def _normalize_lines(text: str) -> list[str]:
     """Collapse whitespace within each line and drop empty lines."""
+    if "\n" not in text:
+        return [" ".join(text.split())] if text and not text.isspace() else []
     lines = (" ".join(line.split()) for line in text.split("\n"))
     return [line for line in lines if line]
 
@@ -134,7 +137,7 @@ def _normalize_lines(text: str) -> list[str]:
 
 def _text_blocks(container: etree._Element, out: list[str]) -> None:
     """Append the text blocks of a container: runs of inline content and child blocks."""
-    run: list[str] = [container.text or ""]
+    run: list[str] = [container.text] if container.text else []
     for child in container:
         if child.tag in INLINE:
             _text_inline(child, run)
@@ -147,6 +150,8 @@ def _text_blocks(container: etree._Element, out: list[str]) -> None:
 
 
 def _flush_text(run: list[str], out: list[str]) -> None:
+    if not run:
+        return
     lines = _normalize_lines("".join(run))
     if lines:
         out.append("\n".join(lines))
@@ -212,7 +217,7 @@ def _table_rows(table: etree._Element) -> list[list[etree._Element]]:
 
 def escape(text: str) -> str:
     """Backslash-escape the characters Markdown would read as inline syntax."""
-    if _ESCAPE_RE.search(text) is None:
+    if _ESCAPE_CHARS.isdisjoint(text):
         return text
     return _ESCAPE_RE.sub(_backslash, text)
 
@@ -232,7 +237,7 @@ def _escape_line_start(line: str) -> str:
 
 def _md_blocks(container: etree._Element, out: list[str]) -> None:
     """Append the Markdown blocks of a container."""
-    run: list[str] = [escape(container.text or "")]
+    run: list[str] = [escape(container.text)] if container.text else []
     for child in container:
         if child.tag in INLINE:
             run.append(_md_inline(child))
@@ -245,6 +250,8 @@ def _md_blocks(container: etree._Element, out: list[str]) -> None:
 
 
 def _flush_md(run: list[str], out: list[str]) -> None:
+    if not run:
+        return
     lines = _normalize_lines("".join(run))
     if lines:
         out.append(HARD_BREAK.join(_escape_line_start(line) for line in lines))
@@ -260,10 +267,11 @@ def _md_inline(el: etree._Element) -> str:
         return _md_image(el)
     if tag in CODE_SPANS:
         return _code_span(_all_text(el))
-    parts = [escape(el.text or "")]
+    parts = [escape(el.text)] if el.text else []
     for child in el:
         parts.append(_md_inline(child))
-        parts.append(escape(child.tail or ""))
+        if child.tail:
+            parts.append(escape(child.tail))
     inner = "".join(parts)
     if tag == "a":
         return _md_link(inner, el.get("href"))

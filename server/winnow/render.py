@@ -3,9 +3,9 @@
 `render_article` walks the content once, with an explicit stack, rebuilding it as a fresh tree in
 the reader vocabulary (headings, paragraphs, lists, quotes, code, figures, tables, links, inline
 emphasis). Wrappers are unwrapped; a block wrapper (div, section...) is a paragraph boundary, so
-text directly in a block container lands in an implicit <p>. Blocks nest at most
-`MAX_BLOCK_DEPTH` deep and inline markup `MAX_INLINE_DEPTH` deep (deeper markup is flattened), so
-passes over the clean tree stay shallow. `winnow.markdown` sanitizes and serializes the result.
+text directly in a block container lands in an implicit <p>. Blocks nest `MAX_BLOCK_DEPTH` deep
+and inline markup `MAX_INLINE_DEPTH` deep at most (deeper markup is flattened), so passes over the
+clean tree stay shallow. `winnow.markdown` sanitizes and serializes the result.
 """
 
 from __future__ import annotations
@@ -72,9 +72,9 @@ LAZY_SRC_ATTRS = ("data-src", "data-original", "data-lazy-src", "data-lazy", "da
 """Attributes lazy-loading scripts read the real image URL from, most common first."""
 SRCSET_ATTRS = ("data-srcset", "data-lazy-srcset", "srcset")
 
-_PLACEHOLDER_RE = re.compile(
-    r"(?:^|[/_.-])(?:blank|placeholder|spacer|transparent|pixel|1x1|empty|grey|gray|loading|"
-    r"loader|lazy)[^/]*\.(?:gif|png|svg|jpe?g|webp)$")
+_PLACEHOLDER_RE = re.compile(  # file names like blank.gif, lazy-placeholder.png, spacer_1x1.gif
+    r"(?:^|[/_.-])(?:(?:blank|placeholder|spacer|transparent|1x1)(?:[\d_.-][^/]*)?|"
+    r"pixel|lazy|loading|loader|grey|gray|empty)\.(?:gif|png|svg|jpe?g|webp)$")
 _IMAGE_URL_RE = re.compile(r"^\S+\.(?:jpe?g|png|webp|gif|avif)(?:[?#]\S*)?$", re.I)
 _SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
 _CONTROL_RE = re.compile(r"[\x00-\x20\x7f]+")
@@ -224,6 +224,11 @@ def _block_attrs(el: HtmlElement, tag: str) -> dict[str, str]:
     return attrs
 
 
+def _has_image(el: HtmlElement | None) -> bool:
+    """True when `el` is or holds an image."""
+    return el is not None and next(el.iter("img", "picture"), None) is not None
+
+
 def _code_language(pre: HtmlElement) -> str | None:
     """Return the language a code block declares (language-x, lang-x, data-lang...)."""
     for node in (pre, next(pre.iter("code"), None), pre.getparent()):
@@ -277,16 +282,15 @@ class _Builder:
         self.buf: list[str] = []
         self.buf_el: etree._Element | None = None
         self.pending = _NONE
-        self.after_image = False
         self.code_classes: set[str] = set()
 
     def text(self, raw: str) -> None:
         """Add text, collapsing whitespace runs to one space and dropping edge spaces."""
-        core = " ".join(raw.split())
-        if not core or raw[0].isspace():
+        if not raw or raw[0].isspace():
             self.pending = self.pending or _SPACE
-            if not core:
+            if not raw or raw.isspace():
                 return
+        core = " ".join(raw.split())
         target = self._target()
         if target is not self.buf_el:
             self._flush()
@@ -294,7 +298,7 @@ class _Builder:
         self.buf.append(core)
         top = self.stack[-1]
         top.has_content = top.last_inline = True
-        top.br_run = self.after_image = False
+        top.br_run = False
         if raw[-1].isspace():
             self.pending = _SPACE
 
@@ -360,9 +364,9 @@ class _Builder:
             return None
         return self._push(tag, attrs, False)
 
-    def end_block(self, frame: _Frame) -> None:
+    def end_block(self, frame: _Frame | None) -> None:
         """Close a kept block and any implicit blocks still open inside it."""
-        while frame.open:
+        while frame is not None and frame.open:
             self._pop()
 
     def _target(self) -> etree._Element:
@@ -530,7 +534,7 @@ class _Renderer(_Builder):
                 self.pre(_pre_text(el), _code_language(el))
                 return _SKIP
             return self.start_block(tag, _block_attrs(el, tag)) or _BOUNDARY
-        if tag in BLOCK_WRAPPERS or "-" in tag:
+        if tag in BLOCK_WRAPPERS or ("-" in tag and not tag.startswith("mjx-")):
             self.boundary()
             return _BOUNDARY
         if tag == "img":
@@ -538,15 +542,13 @@ class _Renderer(_Builder):
         elif tag == "br":
             self.br()
         elif tag == "hr":
-            frame = self.start_block("hr", {})
-            if frame is not None:
-                self.end_block(frame)
+            self.end_block(self.start_block("hr", {}))
         elif tag == "picture":
             img = next(el.iter("img"), None)
             self._image(el if img is None else img, _picture_src(el, img))
-        elif tag != "noscript" or (el not in self.consumed and not self.after_image and
-                                   next(el.iter("img"), None) is not None):
-            return None  # unknown tags are unwrapped; noscript is read only for its images
+        elif tag != "noscript" or (el not in self.consumed and _has_image(el) and
+                                   not _has_image(el.getprevious())):
+            return None  # unknown tags are unwrapped; noscript: images with no twin before
         return _SKIP
 
     def _inline_attrs(self, el: HtmlElement, tag: str) -> dict[str, str] | None:
@@ -572,23 +574,19 @@ class _Renderer(_Builder):
         if url is None:
             return
         attrs = {"src": url}
-        for name in ("alt", "title"):
+        for name in ("alt", "title", "width", "height"):
             value = " ".join((img.get(name) or "").split())
-            if value:
-                attrs[name] = value
-        for name in ("width", "height"):
-            value = (img.get(name) or "").strip()
-            if value.isdigit() and len(value) < 6:
+            if value and (name in ("alt", "title") or (value.isdigit() and len(value) < 6)):
                 attrs[name] = value
         self._element(self._target(), "img", attrs)
         top = self.stack[-1]
-        top.has_content = top.last_inline = self.after_image = True
+        top.has_content = top.last_inline = True
         top.br_run = False
 
     def _noscript_fallback(self, img: HtmlElement) -> str | None:
-        """Return the source of the <noscript> copy next to a placeholder image, if any."""
+        """Return the source of the <noscript> copy after a placeholder image, if any."""
         parent = img.getparent()
-        for node in (img.getnext(), img.getprevious(),
+        for node in (img.getnext(),
                      None if parent is None or parent is self.content else parent.getnext()):
             inner = next(node.iter("img"), None) if node is not None and \
                 node.tag == "noscript" else None
