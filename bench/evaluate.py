@@ -233,7 +233,9 @@ def report(results: list[SetResult], cases: dict[str, list[ev.Case]], command: s
         "Metric: ScrapingHub article-extraction-benchmark (4-token shingles of `\\w+` tokens, "
         "P and R averaged over pages, F1 of the averages); gold of readability/ is "
         "expected.html rendered one block per line, of dragnet/ the text before the COMMENTS "
-        "line. Times are per page, in-process, parse included.",
+        "line. Times are per page, in-process, parse included, rendering of peers' HTML "
+        "output to text excluded. Readability.js gets pages that are valid UTF-8 declared as "
+        "UTF-8 (jsdom would otherwise fall back to windows-1252 without a <meta charset>).",
         "",
         *table_rows(results, cases),
     ]
