@@ -30,7 +30,8 @@ UNLIKELY_RE = re.compile(
     r"-ad-|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|footer|"
     r"gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|"
     r"sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|share|sharing|"
-    r"newsletter|promo|outbrain|taboola|cookie|masthead|subscribe|signup|toolbar|widget",
+    r"newsletter|promo|outbrain|taboola|cookie|masthead|subscribe|signup|toolbar|widget|"
+    r"byline|author|bio|footnote|contact|tags|shopping|scroll",
     re.I)
 """Class/id words of template noise (Mozilla Readability's unlikelyCandidates, extended)."""
 
@@ -87,6 +88,7 @@ class ArticleContent:
     noise_ids: list[int]
     method: str
     confidence: float
+    page_chars: int
 
 
 def is_noise_hint(el: HtmlElement) -> bool:
@@ -228,6 +230,7 @@ def extract_article(page: Page) -> ArticleContent | None:
     """Return the article's content from a single page, or None when ECON finds no text."""
     body = page.body
     stats = econ.collect_stats(body)
+    page_chars = stats.chars[0]
     econ.exclude_subtrees(stats, noise_roots(stats))
     found = summary_node(stats)
     if found is None:
@@ -236,7 +239,7 @@ def extract_article(page: Page) -> ArticleContent | None:
     drop = set(i for i in pruned if econ.is_descendant(stats, i, summary))
     drop.update(_excluded_roots(stats, summary))
     drop.update(_link_lists(stats, summary))
-    return _build(stats, summary, drop)
+    return _build(stats, summary, drop, page_chars)
 
 
 def _excluded_roots(stats: TreeStats, summary: int) -> list[int]:
@@ -262,7 +265,7 @@ def _link_lists(stats: TreeStats, summary: int) -> list[int]:
     return found
 
 
-def _build(stats: TreeStats, summary: int, drop: set[int]) -> ArticleContent:
+def _build(stats: TreeStats, summary: int, drop: set[int], page_chars: int) -> ArticleContent:
     """Copy the summary-node without the dropped subtrees (copy and original pair up in
     document order), and label the page's outermost content and noise elements."""
     original = stats.elements[summary]
@@ -276,7 +279,7 @@ def _build(stats: TreeStats, summary: int, drop: set[int]) -> ArticleContent:
     content, noise = label_regions(stats, summary, drop)
     confidence = min(1.0, stats.content_punc(summary) / FULL_CONFIDENCE_PUNC)
     return ArticleContent(clone, original, _ids(stats, content), _ids(stats, noise), "econ",
-                          confidence)
+                          confidence, page_chars)
 
 
 def label_regions(stats: TreeStats, summary: int, drop: set[int]) -> tuple[list[int], list[int]]:

@@ -29,7 +29,7 @@ def extract(html: bytes | str, url: str | None = None) -> Extraction:
     meta = extract_metadata(page, found.source if found else None)
     rendered = render_article(found.content, url, meta.title) if found else None
     clock.lap("render")
-    kind = route(page, rendered.text if rendered else "")
+    kind = route(page, rendered.text if rendered else "", found.page_chars if found else 0)
     if found is None or rendered is None or kind != "article":
         return Extraction(kind=kind, method="econ", timing_ms=clock.done())
     return Extraction(

@@ -27,6 +27,9 @@ CJK_WEIGHT = 3
 MIN_CONTENT_CHARS = 80
 """An extracted body shorter than this (weighted chars) is not an article."""
 
+MIN_PAGE_SHARE = 0.5
+"""A short body holding this share of the page's text is the page's content."""
+
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _PARAGRAPH_TAGS = ("p", "pre", "blockquote")
 _NOISE_NAMES_RE = re.compile(r"comment|footer|sidebar|menu|nav|related", re.I)
@@ -53,9 +56,13 @@ def looks_like_article(page: Page) -> bool:
     return False
 
 
-def route(page: Page, content_text: str) -> PageKind:
-    """Decide the page type: an article when the page passes the cheap check or ECON found
-    a body of real length; anything else is "other" and gets no reader view."""
-    if looks_like_article(page) or weighted_length(content_text) >= MIN_CONTENT_CHARS:
+def route(page: Page, content_text: str, page_chars: int) -> PageKind:
+    """Decide the page type: an article when the page passes the cheap check, when ECON
+    found a body of real length, or when the body is most of a tiny page (then it is the
+    page's message, not a fragment of a portal); anything else is "other", no reader view."""
+    length = weighted_length(content_text)
+    if looks_like_article(page) or length >= MIN_CONTENT_CHARS:
+        return "article"
+    if length and len(content_text.strip()) >= MIN_PAGE_SHARE * page_chars:
         return "article"
     return "other"
