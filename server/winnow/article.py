@@ -30,7 +30,7 @@ UNLIKELY_RE = re.compile(
     r"-ad-|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|footer|"
     r"gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|"
     r"sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|share|sharing|"
-    r"newsletter|promo|outbrain|taboola|cookie|masthead|subscribe|signup|toolbar|widget|"
+    r"newsletter|promo|outbrain|taboola|cookie|masthead|subscribe|signup|toolbar|"
     r"byline|author|bio|footnote|contact|tags|shopping|scroll",
     re.I)
 """Class/id words of template noise (Mozilla Readability's unlikelyCandidates, extended)."""
@@ -74,6 +74,17 @@ FULL_CONFIDENCE_PUNC = 20
 """Punctuation marks of prose at which the confidence in the summary-node reaches 1."""
 
 MAX_LINK_DENSITY = 0.5
+
+FEW_SENTENCES = 10
+"""Punctuation marks below which a noise-named block is pruned (Readability: 10 commas)."""
+
+NEGATIVE_RE = re.compile(
+    r"-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|footer|"
+    r"footnote|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|"
+    r"skyscraper|sponsor|shopping|tags|tool|widget", re.I)
+POSITIVE_RE = re.compile(r"article|body|content|entry|hentry|h-entry|main|page|pagination|"
+                         r"post|text|blog|story", re.I)
+"""Readability's class weights: -25 / +25 for these class and id words."""
 """A block inside the summary-node whose text is mostly link text is a link list."""
 
 
@@ -255,14 +266,32 @@ _BLOCKS = frozenset({"div", "ul", "ol", "table", "section", "dl", "form", "heade
 
 
 def _link_lists(stats: TreeStats, summary: int) -> list[int]:
-    """Blocks inside the summary-node that are mostly links and hold no sentences."""
+    """Blocks inside the summary-node that are mostly links and hold no sentences, or whose
+    class says noise and that hold few sentences (Readability's conditional cleaning)."""
     found = []
     for i in range(summary + 1, stats.end[summary]):
         if stats.excluded[i] or stats.elements[i].tag not in _BLOCKS:
             continue
         if stats.link_density(i) > MAX_LINK_DENSITY and stats.content_punc(i) <= 1:
             found.append(i)
+        elif _class_weight(stats.elements[i]) < 0 and stats.content_punc(i) < FEW_SENTENCES:
+            found.append(i)
+        elif (_class_weight(stats.elements[i]) <= 0 and stats.link_density(i) > 0.25
+              and stats.content_punc(i) < FEW_SENTENCES):
+            found.append(i)
     return found
+
+
+def _class_weight(el: HtmlElement) -> int:
+    names = f"{el.get('class') or ''} {el.get('id') or ''}"
+    if len(names) < 3:
+        return 0
+    weight = 0
+    if NEGATIVE_RE.search(names):
+        weight -= 25
+    if POSITIVE_RE.search(names):
+        weight += 25
+    return weight
 
 
 def _build(stats: TreeStats, summary: int, drop: set[int], page_chars: int) -> ArticleContent:
