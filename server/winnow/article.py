@@ -63,11 +63,11 @@ MAX_LABEL_CHARS = 40
 """Text without punctuation up to this length (non-link chars) is a label, not the end of the
 article: a climb over it is tentative (see `_backtrack`)."""
 
-MIN_PARENT_GAIN = 0.1
+MIN_PARENT_GAIN = 0.2
 """Backtracking stops when the parent adds less than this share of the child's punctuation
 (ECON stops at exactly 0: noise with a stray comma no longer pulls the summary-node up)."""
 
-LOW_DENSITY_STOP = 0.5
+LOW_DENSITY_STOP = 0.8
 """...and the text the parent adds is this much sparser in punctuation than the child's."""
 
 FULL_CONFIDENCE_PUNC = 20
