@@ -40,6 +40,9 @@ DROPPED_TAGS = ("script", "style", "template", "link", "svg", "math", "iframe", 
 _CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.\-]+)""", re.I)
 _CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 """Characters XML trees cannot hold; pages carry them as stray bytes, never as text."""
+_END_OF_DOCUMENT_RE = re.compile(r"</(?:body|html)\s*>", re.I)
+"""Browsers ignore </body> and </html> (content after them still goes into the body, HTML
+spec 13.2.6.4.19); libxml2 stops reading there, losing pages that embed a second document."""
 _CDATA_RE = re.compile(r"^\s*<!\[CDATA\[|\]\]>\s*$")
 _XML_DECL_RE = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
@@ -115,6 +118,7 @@ def parse_page(html: bytes | str, url: str | None = None) -> Page:
     else:
         raise PageError(f"expected HTML as bytes or str, got {type(html).__name__}")
     text = _CONTROL_RE.sub("", _XML_DECL_RE.sub("", text, count=1))
+    text = _END_OF_DOCUMENT_RE.sub("", text)
     if not text.strip():
         raise PageError("page is empty")
     root = _parse_tree(text)
