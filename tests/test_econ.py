@@ -126,13 +126,23 @@ def test_text_node_sets_breaks_runs_at_non_big_nodes() -> None:
 
 
 def test_text_node_sets_include_tails_between_nodes() -> None:
-    stats = stats_of('<html><body><div id="box"><b id="b1">Bold</b> said: yes, <i id="i1">it</i>'
-                     '</div></body></html>')
-    (para,) = [s for s in econ.text_node_sets(stats) if stats.parent[s.nodes[0]] == by_id(
-        stats, "box")]
+    stats = stats_of('<html><body><b id="b1">Bold</b> said: yes, <i id="i1">it</i>'
+                     '</body></html>')
+    (para,) = econ.text_node_sets(stats)
     assert ids_of(stats, para.nodes) == ["b1", "i1"]
     assert para.punc == 2  # ":" and "," in the tail of <b>
     assert para.chars == len("Bold") + len("said: yes,") + len("it")
+
+
+def test_children_of_a_big_node_are_not_regrouped() -> None:
+    """<tt><span>rsync</span></tt> inside a sentence is part of the sentence's text-para,
+    not a punctuation-free text-para that Joint-para would prune."""
+    stats = stats_of('<html><body><div id="box"><p id="p">Use <tt id="tt"><span id="s">rsync'
+                     '</span></tt> (or similar), then.</p></div></body></html>')
+    paras = econ.text_node_sets(stats)
+    assert [ids_of(stats, para.nodes) for para in paras] == [["p"]]
+    kept, pruned = econ.joint_para(paras)
+    assert pruned == []
 
 
 def test_text_node_sets_records_link_chars() -> None:

@@ -183,11 +183,16 @@ def text_node_sets(stats: TreeStats) -> list[TextPara]:
     Text nodes are siblings too: the text before a run (the parent's leading text or the
     tail of the node that broke the previous run) and the tails of its members belong to
     the run, so `<p>by <a>the Ministry</a> on Tuesday, it said.</p>` is one text-para.
+    Descendants of a big-node are not grouped again: they are already part of the text-para
+    of that big-node, and `<tt><span>rsync</span></tt>` inside a sentence is no
+    text-para of its own (Joint-para would prune it for having no punctuation).
     """
+    in_text = [False] * len(stats.elements)
     children: dict[int, list[int]] = {}
     for i in range(1, len(stats.elements)):
         p = stats.parent[i]
-        if p >= 0 and not stats.excluded[i]:
+        in_text[i] = p > 0 and (in_text[p] or is_big_node(stats, p))
+        if p >= 0 and not stats.excluded[i] and not in_text[i]:
             children.setdefault(p, []).append(i)
     sets: list[TextPara] = []
     for p, kids in children.items():
