@@ -75,6 +75,9 @@ FULL_CONFIDENCE_PUNC = 20
 
 MAX_LINK_DENSITY = 0.5
 
+TAIL_LINK_DENSITY = 0.5
+"""Blocks after the article with more link text than this are link lists, not prose."""
+
 FEW_SENTENCES = 10
 """Punctuation marks below which a noise-named block is pruned (Readability: 10 commas)."""
 
@@ -177,27 +180,29 @@ def is_comments(el: HtmlElement) -> bool:
     return bool(COMMENTS_RE.search(names)) and el.tag not in NEVER_NOISE_TAGS
 
 
-def summary_node(stats: TreeStats) -> tuple[int, list[int]] | None:
-    """ECON's snippet-node and backtracking, on link-free punctuation with a density stop."""
+def summary_node(stats: TreeStats) -> tuple[int, int, list[int]] | None:
+    """ECON's summary-node, snippet-node and Joint-para's pruned nodes, backtracking on
+    link-free punctuation with a density stop."""
     paras = econ.text_node_sets(stats)
     kept, pruned = econ.joint_para(paras)
     snippet = econ.snippet_node(kept, size=_prose_chars)
     if snippet is None:
         return _short_page(stats, paras)
-    return _backtrack(stats, snippet), pruned
+    return _backtrack(stats, snippet), snippet, pruned
 
 
 def _prose_chars(para: econ.TextPara) -> int:
     return para.chars - para.link_chars
 
 
-def _short_page(stats: TreeStats, paras: list[econ.TextPara]) -> tuple[int, list[int]] | None:
+def _short_page(stats: TreeStats,
+                paras: list[econ.TextPara]) -> tuple[int, int, list[int]] | None:
     """The paper's weak spot: no text-para has punctuation (a one-line page, a caption-only
     photo page). Take the longest non-link text-para's parent, pruning nothing."""
     snippet = econ.snippet_node([p for p in paras if _prose_chars(p)], size=_prose_chars)
     if snippet is None:
         return None
-    return max(stats.parent[snippet], 0), []
+    return max(stats.parent[snippet], 0), snippet, []
 
 
 def _backtrack(stats: TreeStats, snippet: int) -> int:
@@ -246,11 +251,47 @@ def extract_article(page: Page) -> ArticleContent | None:
     found = summary_node(stats)
     if found is None:
         return None
-    summary, pruned = found
+    summary, snippet, pruned = found
     drop = set(i for i in pruned if econ.is_descendant(stats, i, summary))
     drop.update(_excluded_roots(stats, summary))
     drop.update(_link_lists(stats, summary))
+    drop.update(_trailing_noise(stats, summary, snippet, drop))
     return _build(stats, summary, drop, page_chars)
+
+
+def _trailing_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]) -> list[int]:
+    """Blocks after the article's text on each level from the summary-node down to the
+    snippet: scanning back from the end, link lists are template tails ("Today's top
+    stories", "Related links") up to the first block that is not mostly links."""
+    found: list[int] = []
+    path = _path(stats, summary, snippet)
+    for node, on_path in zip(path, path[1:], strict=False):
+        kids = [i for i in _children(stats, node) if i not in drop and not stats.excluded[i]]
+        after = kids[kids.index(on_path) + 1:] if on_path in kids else []
+        for i in reversed(after):
+            if stats.chars[i] == 0:
+                continue
+            if stats.link_density(i) <= TAIL_LINK_DENSITY:
+                break
+            found.append(i)
+    return found
+
+
+def _path(stats: TreeStats, top: int, bottom: int) -> list[int]:
+    """Elements from `top` down to `bottom`, both included."""
+    path = [bottom]
+    while path[-1] != top and path[-1] > 0:
+        path.append(stats.parent[path[-1]])
+    return path[::-1]
+
+
+def _children(stats: TreeStats, i: int) -> list[int]:
+    kids = []
+    j = i + 1
+    while j < stats.end[i]:
+        kids.append(j)
+        j = stats.end[j]
+    return kids
 
 
 def _excluded_roots(stats: TreeStats, summary: int) -> list[int]:
