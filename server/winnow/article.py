@@ -75,6 +75,9 @@ FULL_CONFIDENCE_PUNC = 20
 
 MAX_LINK_DENSITY = 0.5
 
+SHORT_PAGE_CHARS = 500
+"""A page whose longest text-para is shorter than this is a short page (ECON IV.C)."""
+
 TAIL_LINK_DENSITY = 0.5
 """Blocks after the article with more link text than this are link lists, not prose."""
 
@@ -180,15 +183,34 @@ def is_comments(el: HtmlElement) -> bool:
     return bool(COMMENTS_RE.search(names)) and el.tag not in NEVER_NOISE_TAGS
 
 
-def summary_node(stats: TreeStats) -> tuple[int, int, list[int]] | None:
+def summary_node(stats: TreeStats,
+                 heading: int | None = None) -> tuple[int, int, list[int]] | None:
     """ECON's summary-node, snippet-node and Joint-para's pruned nodes, backtracking on
-    link-free punctuation with a density stop."""
+    link-free punctuation with a density stop.
+
+    On short pages (the paper's weak spot) a sidebar's "about me" is often longer than the
+    story; there, with the title's heading known, the snippet is the longest text-para in
+    the smallest container around the heading that holds one.
+    """
     paras = econ.text_node_sets(stats)
     kept, pruned = econ.joint_para(paras)
+    if heading is not None and kept and max(map(_prose_chars, kept)) < SHORT_PAGE_CHARS:
+        kept = _near(stats, kept, heading) or kept
     snippet = econ.snippet_node(kept, size=_prose_chars)
     if snippet is None:
         return _short_page(stats, paras)
     return _backtrack(stats, snippet), snippet, pruned
+
+
+def _near(stats: TreeStats, paras: list[econ.TextPara], heading: int) -> list[econ.TextPara]:
+    """The text-paras inside the lowest ancestor of `heading` that contains any."""
+    a = stats.parent[heading]
+    while a >= 0:
+        inside = [p for p in paras if a < p.nodes[0] < stats.end[a]]
+        if inside:
+            return inside
+        a = stats.parent[a]
+    return []
 
 
 def _prose_chars(para: econ.TextPara) -> int:
@@ -242,13 +264,20 @@ def _stops(stats: TreeStats, child: int, parent: int) -> bool:
     return added_density < LOW_DENSITY_STOP * child_density
 
 
-def extract_article(page: Page) -> ArticleContent | None:
-    """Return the article's content from a single page, or None when ECON finds no text."""
+def extract_article(page: Page, title_heading: HtmlElement | None = None
+                    ) -> ArticleContent | None:
+    """Return the article's content from a single page, or None when ECON finds no text.
+
+    `title_heading` is the heading that shows the article's title, when metadata found one.
+    """
     body = page.body
     stats = econ.collect_stats(body)
     page_chars = stats.chars[0]
     econ.exclude_subtrees(stats, noise_roots(stats))
-    found = summary_node(stats)
+    heading = stats.index.get(title_heading) if title_heading is not None else None
+    if heading is not None and stats.excluded[heading]:
+        heading = None
+    found = summary_node(stats, heading)
     if found is None:
         return None
     summary, snippet, pruned = found

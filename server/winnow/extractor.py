@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from winnow.article import ArticleContent, extract_article
-from winnow.metadata import Metadata, extract_metadata
+from winnow.metadata import Metadata, extract_metadata, text_direction
 from winnow.page import Page, parse_page
 from winnow.render import Rendered, render_article
 from winnow.result import Article, Extraction
@@ -24,9 +24,11 @@ def extract(html: bytes | str, url: str | None = None) -> Extraction:
     clock = _Clock()
     page = parse_page(html, url)
     clock.lap("parse")
-    found = extract_article(page)
+    meta = extract_metadata(page)
+    found = extract_article(page, meta.heading)
+    if found is not None:
+        meta.dir = text_direction(page, found.source)
     clock.lap("extract")
-    meta = extract_metadata(page, found.source if found else None)
     rendered = render_article(found.content, url, meta.title) if found else None
     clock.lap("render")
     kind = route(page, rendered.text if rendered else "", found.page_chars if found else 0)

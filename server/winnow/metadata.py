@@ -143,6 +143,8 @@ class Metadata:
     site_name: str | None = None
     lead_image: str | None = None
     description: str | None = None
+    heading: HtmlElement | None = None
+    """The body's heading that shows the title (not part of the public result)."""
 
 
 @dataclass
@@ -187,11 +189,12 @@ def extract_metadata(page: Page, content: HtmlElement | None = None) -> Metadata
         byline=clean_byline(byline),
         published=normalize_date(published),
         lang=_lang(page.root),
-        dir=_direction(page, _first_element(content, heading, scan.main)),
+        dir=text_direction(page, _first_element(content, heading, scan.main)),
         site_name=_tidy(ld.site_name or meta.get("og:site_name")) or None,
         lead_image=_absolute_image(_first(meta, _SOCIAL_IMAGE_KEYS) or ld.image
                                    or _first(meta, _OTHER_IMAGE_KEYS), page, scan),
         description=_tidy(ld.description or _first(meta, _DESCRIPTION_KEYS)) or None,
+        heading=heading,
     )
 
 
@@ -616,7 +619,7 @@ def _lang(root: HtmlElement) -> str | None:
     return value.strip() or None
 
 
-def _direction(page: Page, anchor: HtmlElement | None) -> str | None:
+def text_direction(page: Page, anchor: HtmlElement | None) -> str | None:
     """The nearest `dir` on or above `anchor` (the article, its heading or `<main>`/`<article>`),
     else on `<body>`, else on `<html>`; as Readability reads it from the article's ancestors."""
     chain: list[HtmlElement] = []
