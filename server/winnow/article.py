@@ -86,7 +86,7 @@ FEW_SENTENCES = 10
 
 NEGATIVE_RE = re.compile(
     r"-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|footer|"
-    r"footnote|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|"
+    r"footnote|gdpr|masthead|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|"
     r"skyscraper|sponsor|shopping|tags|tool|widget", re.I)
 POSITIVE_RE = re.compile(r"article|body|content|entry|hentry|h-entry|main|page|pagination|"
                          r"post|text|blog|story", re.I)
@@ -347,7 +347,7 @@ def _link_lists(stats: TreeStats, summary: int) -> list[int]:
         elif _class_weight(stats.elements[i]) < 0 and stats.content_punc(i) < FEW_SENTENCES:
             found.append(i)
         elif (_class_weight(stats.elements[i]) <= 0 and stats.link_density(i) > 0.25
-              and stats.content_punc(i) < FEW_SENTENCES):
+              and stats.content_punc(i) < FEW_SENTENCES and stats.content_chars(i) < 250):
             found.append(i)
     return found
 
