@@ -1,0 +1,563 @@
+"""Webstemmer (Shinyama, "Webstemmer - How it works"): layout blocks, patterns, static blocks.
+
+A page is a sequence of layout blocks, runs of text delimited by block-level tags, each keyed by
+its layout signature: its last block-level ancestors with their key attributes (Step 1). Pages of
+one template share most signatures in the same order, so two pages are similar by the weight of
+their common block subsequence (Step 2), and a `LayoutPattern` is the signature sequence common to
+a cluster's pages (Step 3) whose aligned blocks ("sections") carry a DiffScore, how much their
+text varies across pages (Step 4), and a MainScore (Step 5). `apply` labels a new page's blocks
+as extract.py does (title, main, sub) and names what it leaves implicit: static (DiffScore under
+threshold: banners, navigation) and unknown (no section takes the block). The title is the
+section best matching the anchor texts of links to the page (Step 5, arrow 1), else the title
+the learned pages voted for, each by its anchors or by the fallback rule (arrow 2).
+
+Adapted, each said where it happens: HTML5 block tags, span and font inline; digits dropped from
+attribute values; exact LCS by rapidfuzz; word-level titlability; hidden elements are not text;
+learning is incremental over a window of recent pages, so adding a page costs the same at page
+10 and at page 10,000, and equals the batch algorithm while the window holds every page.
+Pure: no I/O, no clock, no recursion.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import re
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+from urllib.parse import urldefrag, urljoin
+
+from rapidfuzz.distance import Indel
+
+from winnow.chunks import Block, Link, sigchars, walk
+from winnow.page import Page
+
+__all__ = ["AnchorTexts", "Block", "Label", "Layout", "LayoutMatch", "LayoutPattern", "Link",
+           "align", "anchors_for", "apply", "collect_anchor_texts", "common_pairs", "dice",
+           "normalize_url", "outgoing_anchors", "segment", "sigchars", "signature_similarity",
+           "similarity", "uniq"]
+
+PATH_COMPONENTS = 3
+"""Chunker.PATH_COMPS: a layout signature is the last three block-level elements of the path."""
+MIN_CHARS = 5
+"""Chunker.MIN_CHARS: blocks with fewer significant (\\w) characters are not layout blocks."""
+
+CLUSTER_THRESHOLD = 0.97
+"""analyze.py -t: Sim(A, B) (Step 2) at which two pages share a layout."""
+MATCH_THRESHOLD = 0.8
+"""extract.py -t: share of a page's weight a pattern must align for the page to match it."""
+DIFFSCORE_THRESHOLD = 0.5
+"""extract.py -T: a section whose DiffScore is under this is static (Step 4)."""
+MAINSCORE_THRESHOLD = 50.0
+"""extract.py -M: a section after the title whose MainScore reaches this is main text."""
+TITLE_THRESHOLD = 0.6
+"""analyze.py -T: Dice(anchor text, section text) x DiffScore a title must exceed (Step 5)."""
+FALLBACK_TITLE_THRESHOLD = 1.0
+"""analyze.py LayoutCluster.fixate: titlability x DiffScore the fallback title must exceed."""
+MIN_PATTERN_PAGES = 2
+"""analyze.py fixate: a cluster of one page has no pattern (every DiffScore would be 0)."""
+
+WINDOW_PAGES = 8
+"""Adaptation: DiffScore pairs and title votes use the last pages only, so the cost of adding a
+page stays flat; with at most this many pages learning equals the batch algorithm."""
+MAX_SECTION_CHARS = 4000
+"""Adaptation: a section's text is compared on its first 4,000 significant characters."""
+PATTERN_VERSION = 1
+_KIND = "winnow.layout-pattern"
+
+_WORD_RE = re.compile(r"\w+")
+
+AnchorTexts = Mapping[str, Sequence[str]]
+"""URL -> anchor texts of the links pointing to it from the site's other pages."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A page as layout blocks, with every link of the page and the page's URL."""
+
+    blocks: tuple[Block, ...]
+    links: tuple[Link, ...] = ()
+    url: str | None = None
+
+    @property
+    def paths(self) -> list[str]:
+        return [b.path for b in self.blocks]
+
+    @property
+    def weight(self) -> int:
+        return sum(len(b.sig) for b in self.blocks)
+
+    @property
+    def signature(self) -> list[str]:
+        """The block signatures with repeats collapsed (analyze.py uniq_path)."""
+        return uniq(self.paths)
+
+
+def segment(page: Page) -> Layout:
+    """Step 1: the page's layout blocks in document order (the shared chunker of `chunks.py`
+    with Webstemmer's path length and minimum size), its links and its URL."""
+    blocks, links = walk(page, PATH_COMPONENTS, MIN_CHARS)
+    return Layout(tuple(blocks), tuple(links), page.url)
+
+
+# --- sequences and texts -------------------------------------------------------------------------
+
+def uniq(paths: Sequence[str]) -> list[str]:
+    """analyze.py uniq_path: the paths with consecutive repeats collapsed."""
+    return [p for i, p in enumerate(paths) if i == 0 or paths[i - 1] != p]
+
+
+def common_pairs(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int]]:
+    """Index pairs of a longest common subsequence (analyze.py find_lcs; exact, by rapidfuzz's
+    Indel alignment, where Webstemmer took difflib's matching blocks)."""
+    pairs: list[tuple[int, int]] = []
+    for op in Indel.opcodes(a, b):
+        if op.tag == "equal":
+            pairs.extend(zip(range(op.src_start, op.src_end),
+                             range(op.dest_start, op.dest_end), strict=True))
+    return pairs
+
+
+def align(pattern: Sequence[str], paths: Sequence[str]) -> list[int]:
+    """layoutils.cluster_seq: map each block to a pattern position of the same path, positions
+    never decreasing, as many blocks as possible (one position takes a whole run of paragraphs,
+    even across blocks it skips); -1 for blocks left out. Solved as a longest non-decreasing
+    subsequence of candidate positions, each block's listed high to low: O(n log n)."""
+    where: dict[str, list[int]] = {}
+    for i, p in enumerate(pattern):
+        where.setdefault(p, []).append(i)
+    tails: list[int] = []
+    tail_at: list[int] = []
+    cands: list[tuple[int, int, int]] = []  # (position, block, previous candidate)
+    for j, p in enumerate(paths):
+        for pos in reversed(where.get(p, ())):
+            k = bisect.bisect_right(tails, pos)
+            cands.append((pos, j, tail_at[k - 1] if k else -1))
+            if k == len(tails):
+                tails.append(pos)
+                tail_at.append(len(cands) - 1)
+            else:
+                tails[k], tail_at[k] = pos, len(cands) - 1
+    out = [-1] * len(paths)
+    c = tail_at[-1] if tail_at else -1
+    while c >= 0:
+        pos, j, c = cands[c]
+        out[j] = pos
+    return out
+
+
+def similarity(a: Layout, b: Layout) -> float:
+    """Step 2's Sim(A, B): weight of the blocks both pages align to their common signature
+    sequence over the weight of both pages (analyze.py find_clusters of two pages); 0 if empty."""
+    sig_a = a.signature
+    common = [sig_a[i] for i, _ in common_pairs(sig_a, b.signature)]
+    in_a, in_b = align(common, a.paths), align(common, b.paths)
+    shared = (set(in_a) & set(in_b)) - {-1}
+    matched = sum(len(blk.sig) for blk, s in zip(a.blocks, in_a, strict=True) if s in shared)
+    matched += sum(len(blk.sig) for blk, s in zip(b.blocks, in_b, strict=True) if s in shared)
+    total = a.weight + b.weight
+    return matched / total if total else 0.0
+
+
+def signature_similarity(a: Layout | Sequence[str], b: Layout | Sequence[str]) -> float:
+    """Indel similarity of two signature sequences (`Layout.signature`, storable as is): the
+    cheap prefilter before `similarity` or tree edit distance. Unweighted, so the length of the
+    article does not count; 1.0 for identical sequences."""
+    sa = a.signature if isinstance(a, Layout) else a
+    sb = b.signature if isinstance(b, Layout) else b
+    return float(Indel.normalized_similarity(sa, sb))
+
+
+def dice(a: str, b: str) -> float:
+    """analyze.py dice_coeff: 2 |LCS| / (|a| + |b|)."""
+    return float(Indel.normalized_similarity(a, b))
+
+
+def _words(text: str) -> list[str]:
+    return _WORD_RE.findall(text.lower())
+
+
+class _Titlability:
+    """analyze.py titlability(title, body): sum of squared lengths of the runs the title shares
+    with the body, over the title's length, so a title the body repeats whole scores high.
+    Adapted: runs are of whole words (lengths in characters) and the body is indexed once, which
+    takes 0.01 ms a candidate where difflib over characters took 1 ms."""
+
+    def __init__(self, body: list[str]) -> None:
+        self.matcher = difflib.SequenceMatcher(None, autojunk=False)
+        self.matcher.set_seq2(body)
+        self.body = body
+
+    def __call__(self, title: list[str]) -> float:
+        size = sum(map(len, title))
+        if not size:
+            return 0.0
+        self.matcher.set_seq1(title)
+        runs = self.matcher.get_matching_blocks()
+        return sum(sum(map(len, self.body[j:j + n])) ** 2 for _, j, n in runs) / size
+
+
+# --- learning ------------------------------------------------------------------------------------
+
+@dataclass
+class _Sample:
+    """A learned page as the pattern keeps it: blocks (path, words, non-anchor weight) whose path
+    is in the pattern, the anchor texts pointing to it (significant characters), and per section
+    its text (significant characters), words and non-anchor weight."""
+
+    blocks: list[tuple[str, str, int]]
+    anchors: list[str]
+    texts: list[str] = field(default_factory=list)
+    words: list[list[str]] = field(default_factory=list)
+    weights: list[int] = field(default_factory=list)
+
+    def map(self, paths: list[str]) -> None:
+        keep = set(paths)
+        self.blocks = [b for b in self.blocks if b[0] in keep]
+        self.words = [[] for _ in paths]
+        self.weights = [0] * len(paths)
+        for (_, words, wna), s in zip(self.blocks, align(paths, [b[0] for b in self.blocks]),
+                                      strict=True):
+            if s >= 0:
+                self.words[s].extend(words.split())
+                self.weights[s] += wna
+        self.texts = ["".join(w)[:MAX_SECTION_CHARS] for w in self.words]
+
+
+def _sample(layout: Layout, anchor_texts: AnchorTexts | None) -> _Sample:
+    blocks = [(b.path, " ".join(_words(b.text))[:MAX_SECTION_CHARS], b.weight_noanchor)
+              for b in layout.blocks]
+    return _Sample(blocks, anchors_for(layout, anchor_texts))
+
+
+class LayoutPattern:
+    """The layout pattern of one cluster, learned one page at a time (Steps 3-5).
+
+    `paths` is the signature sequence common to every learned page. Per section, `diff` and
+    `diff_max` sum Step 4's numerator and denominator over compared page pairs, and
+    `weight_noanchor` sums the non-anchor weight over pages. A page is compared with the pages of
+    the window; `votes` keeps the title votes of the pages that have left it.
+    """
+
+    def __init__(self) -> None:
+        self._init([])
+
+    def _init(self, paths: list[str]) -> None:
+        n = len(paths)
+        self.paths = paths
+        self.diff, self.diff_max = [0.0] * n, [0.0] * n
+        self.weight_noanchor = [0] * n
+        self.votes, self.none_votes = [0] * n, 0
+        self.window: deque[_Sample] = deque()
+        self.pages = 0
+        self._title: int | None = None
+
+    @classmethod
+    def learn(cls, layouts: Sequence[Layout],
+              anchor_texts: AnchorTexts | None = None) -> LayoutPattern:
+        """The batch algorithm (analyze.py): the sequence common to all pages, all page pairs."""
+        samples = [_sample(lay, anchor_texts) for lay in layouts]
+        common = uniq(layouts[0].paths) if layouts else []
+        for lay in layouts[1:]:
+            common = [common[i] for i, _ in common_pairs(common, uniq(lay.paths))]
+        pattern = cls()
+        pattern._rebuild(common, samples, all_pairs=True)
+        return pattern
+
+    def add(self, layout: Layout, anchor_texts: AnchorTexts | None = None) -> None:
+        """Learn one page. `anchor_texts` maps URLs to the anchor texts of the links pointing to
+        them from the site's other pages (`collect_anchor_texts`); only this page's are read."""
+        sample = _sample(layout, anchor_texts)
+        self._title = None
+        if self.pages == 0:
+            self._rebuild(uniq(layout.paths), [sample])
+            return
+        keep = [i for i, _ in common_pairs(self.paths, uniq(layout.paths))]
+        if len(keep) < len(self.paths):
+            if self.pages <= WINDOW_PAGES:  # the window still holds every page: redo exactly
+                self._rebuild([self.paths[i] for i in keep], [*self.window, sample])
+                return
+            self._shrink(keep)
+        sample.map(self.paths)
+        self._count(sample, self.window)
+        self.window.append(sample)
+        if len(self.window) > WINDOW_PAGES:
+            self._carry_vote(self.window.popleft())
+
+    def _rebuild(self, paths: list[str], samples: list[_Sample], all_pairs: bool = False) -> None:
+        self._init(paths)
+        for k, sample in enumerate(samples):
+            sample.map(paths)
+            self._count(sample, samples[0 if all_pairs else max(0, k - WINDOW_PAGES):k])
+        self.window = deque(samples[-WINDOW_PAGES:])
+        for sample in samples[:-WINDOW_PAGES]:
+            self._carry_vote(sample)
+
+    def _count(self, sample: _Sample, prior: Iterable[_Sample]) -> None:
+        """Step 4: add the text differences of `sample` against each prior page, per section."""
+        prior = list(prior)
+        for i, text in enumerate(sample.texts):
+            self.weight_noanchor[i] += sample.weights[i]
+            for other in prior if text else ():
+                if other.texts[i]:
+                    self.diff[i] += Indel.distance(text, other.texts[i])
+                    self.diff_max[i] += len(text) + len(other.texts[i])
+        self.pages += 1
+
+    def _shrink(self, keep: list[int]) -> None:
+        """Drop the sections a new page lacks, past the window: the rest keep their sums."""
+        self.paths = [self.paths[i] for i in keep]
+        self.diff, self.diff_max = [self.diff[i] for i in keep], [self.diff_max[i] for i in keep]
+        self.weight_noanchor = [self.weight_noanchor[i] for i in keep]
+        self.votes = [self.votes[i] for i in keep]
+        for sample in self.window:
+            sample.map(self.paths)
+
+    def _carry_vote(self, sample: _Sample) -> None:
+        section = self.vote(sample)
+        if section >= 0:
+            self.votes[section] += 1
+        else:
+            self.none_votes += 1
+
+    @property
+    def ready(self) -> bool:
+        return self.pages >= MIN_PATTERN_PAGES and bool(self.paths)
+
+    def diffscore(self, i: int) -> float:
+        """Step 4's DiffScore of section i: 0 when its texts are all equal, 1 when disjoint."""
+        return self.diff[i] / self.diff_max[i] if self.diff_max[i] else 0.0
+
+    def mainscore(self, i: int) -> float:
+        """Step 5's MainScore: DiffScore x average non-anchor weight per page."""
+        return self.diffscore(i) * self.weight_noanchor[i] / max(self.pages, 1)
+
+    def main_section(self) -> int:
+        """The section of largest MainScore (analyze.py `largest`); titles come before it."""
+        scores = [self.mainscore(i) for i in range(len(self.paths))]
+        return scores.index(max(scores)) if scores else -1
+
+    def by_anchors(self, texts: Sequence[str], anchors: Sequence[str]) -> int:
+        """Step 5, arrow 1: the section before the main one whose text best matches an anchor
+        text, times its DiffScore, over TITLE_THRESHOLD; -1 when none does."""
+        best, best_score = -1, TITLE_THRESHOLD
+        for i in range(max(self.main_section(), 0)):
+            if texts[i] and anchors:
+                score = max(dice(a, texts[i]) for a in anchors) * self.diffscore(i)
+                if score > best_score:
+                    best, best_score = i, score
+        return best
+
+    def by_body(self, words: Sequence[list[str]]) -> int:
+        """Step 5, arrow 2 (the fallback): the section before the main one most similar to the
+        main text by titlability x DiffScore, over FALLBACK_TITLE_THRESHOLD; -1 when none is."""
+        main = self.main_section()
+        if main <= 0 or not words[main]:
+            return -1
+        score_of = _Titlability(words[main])
+        best, best_score = -1, FALLBACK_TITLE_THRESHOLD
+        for i in range(main):
+            score = score_of(words[i]) * self.diffscore(i)
+            if score > best_score:
+                best, best_score = i, score
+        return best
+
+    def vote(self, sample: _Sample) -> int:
+        """analyze.py fixate, one page: its title section by anchors, else by the fallback."""
+        section = self.by_anchors(sample.texts, sample.anchors) if sample.anchors else -1
+        return section if section >= 0 else self.by_body(sample.words)
+
+    def title_section(self) -> int:
+        """The section most learned pages vote the title (ties to the earlier one); -1 when
+        "no title" has more votes. Cached until the next page is learned."""
+        if self._title is None:
+            tally, none = list(self.votes), self.none_votes
+            for sample in self.window:
+                section = self.vote(sample)
+                if section >= 0:
+                    tally[section] += 1
+                else:
+                    none += 1
+            top = max(tally, default=0)
+            self._title = tally.index(top) if top and top >= none else -1
+        return self._title
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-compatible dict with a "version" field; `from_json` reads it back."""
+        return {"kind": _KIND, "version": PATTERN_VERSION, "pages": self.pages,
+                "none_votes": self.none_votes, "paths": self.paths, "diff": self.diff,
+                "diff_max": self.diff_max, "weight_noanchor": self.weight_noanchor,
+                "votes": self.votes,
+                "window": [{"blocks": [list(b) for b in s.blocks], "anchors": s.anchors}
+                           for s in self.window]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> LayoutPattern:
+        """Rebuild a pattern from `to_json` output; raise ValueError saying what is wrong."""
+        _check(isinstance(data, dict) and data.get("kind") == _KIND, "not a layout pattern")
+        _check(data.get("version") == PATTERN_VERSION, f"unknown version {data.get('version')!r}")
+        pattern = cls()
+        pattern._init(_items(data, "paths", str))
+        n = len(pattern.paths)
+        pattern.diff = [float(x) for x in _items(data, "diff", (int, float), n)]
+        pattern.diff_max = [float(x) for x in _items(data, "diff_max", (int, float), n)]
+        pattern.weight_noanchor = _items(data, "weight_noanchor", int, n)
+        pattern.votes = _items(data, "votes", int, n)
+        pattern.pages, pattern.none_votes = data.get("pages"), data.get("none_votes")
+        _check(type(pattern.pages) is int and type(pattern.none_votes) is int, "counts")
+        window = _items(data, "window", dict)
+        _check(len(window) <= min(pattern.pages, WINDOW_PAGES), "window larger than pages")
+        for entry in window:
+            blocks = _items(entry, "blocks", list)
+            _check(all(len(b) == 3 and isinstance(b[0], str) and isinstance(b[1], str)
+                       and type(b[2]) is int for b in blocks), "window blocks")
+            pattern.window.append(_Sample([(p, w, k) for p, w, k in blocks],
+                                          _items(entry, "anchors", str)))
+            pattern.window[-1].map(pattern.paths)
+        return pattern
+
+
+def _check(condition: bool, what: str) -> None:
+    if not condition:
+        raise ValueError(f"bad layout pattern: {what}")
+
+
+def _items(obj: dict[str, Any], name: str, kind: type | tuple[type, ...],
+           size: int | None = None) -> Any:
+    """obj[name], checked to be a list (of `size` items when given) of `kind`, bools refused."""
+    value = obj.get(name)
+    _check(isinstance(value, list) and (size is None or len(value) == size)
+           and all(isinstance(v, kind) and not isinstance(v, bool) for v in value),
+           f"field {name!r}")
+    return value
+
+
+# --- applying ------------------------------------------------------------------------------------
+
+class Label(StrEnum):
+    STATIC = "static"
+    TITLE = "title"
+    MAIN = "main"
+    SUB = "sub"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class LayoutMatch:
+    """A page labelled by a pattern: per block its label and section (-1: none), the share of
+    the page's weight the pattern aligned, and how the title was found."""
+
+    blocks: tuple[tuple[Block, Label, int], ...]
+    coverage: float
+    title_method: str
+
+    @property
+    def matched(self) -> bool:
+        """extract.py identify_layout: the pattern explains enough of the page."""
+        return self.coverage >= MATCH_THRESHOLD
+
+    def text(self, *labels: Label) -> str:
+        return "\n".join(b.text for b, label, _ in self.blocks if label in labels)
+
+    @property
+    def title(self) -> str:
+        return self.text(Label.TITLE).replace("\n", " ")
+
+    def ids(self, *labels: Label) -> list[int]:
+        """Ids of the elements of the blocks with these labels, in document order."""
+        found: dict[int, None] = {}
+        for block, label, _ in self.blocks:
+            if label in labels:
+                found.update(dict.fromkeys(block.ids))
+        return list(found)
+
+    @property
+    def content_ids(self) -> list[int]:
+        return self.ids(Label.TITLE, Label.MAIN)
+
+    @property
+    def noise_ids(self) -> list[int]:
+        """Ids of static blocks' elements; an element also in a content block is content."""
+        content = set(self.content_ids)
+        return [i for i in self.ids(Label.STATIC) if i not in content]
+
+
+def apply(pattern: LayoutPattern, layout: Layout,
+          anchor_texts: AnchorTexts | None = None) -> LayoutMatch:
+    """extract.py: align the page to the pattern and label every block (all unknown until the
+    pattern has MIN_PATTERN_PAGES pages); `anchor_texts` as for `LayoutPattern.add`."""
+    if not pattern.ready:
+        return LayoutMatch(tuple((b, Label.UNKNOWN, -1) for b in layout.blocks), 0.0, "none")
+    sections = align(pattern.paths, layout.paths)
+    texts: list[list[str]] = [[] for _ in pattern.paths]
+    for block, s in zip(layout.blocks, sections, strict=True):
+        if s >= 0:
+            texts[s].append(block.sig)
+    joined = ["".join(t)[:MAX_SECTION_CHARS] for t in texts]
+    wanted = anchors_for(layout, anchor_texts)
+    title, method = (pattern.by_anchors(joined, wanted), "anchors") if wanted else (-1, "")
+    if title < 0:
+        title, method = pattern.title_section(), "pattern"
+    if title < 0 or not joined[title]:
+        title, method = -1, "none"
+    labelled = tuple((b, _label(pattern, s, title), s)
+                     for b, s in zip(layout.blocks, sections, strict=True))
+    weight = layout.weight
+    aligned = sum(len(b.sig) for b, s in zip(layout.blocks, sections, strict=True) if s >= 0)
+    return LayoutMatch(labelled, aligned / weight if weight else 0.0, method)
+
+
+def _label(pattern: LayoutPattern, section: int, title: int) -> Label:
+    """extract.py dump_text: TITLE; static under the DiffScore threshold; MAIN after the title
+    at the MainScore threshold; else SUB."""
+    if section < 0:
+        return Label.UNKNOWN
+    if section == title:
+        return Label.TITLE
+    if pattern.diffscore(section) < DIFFSCORE_THRESHOLD:
+        return Label.STATIC
+    if title < section and pattern.mainscore(section) >= MAINSCORE_THRESHOLD:
+        return Label.MAIN
+    return Label.SUB
+
+
+def normalize_url(url: str) -> str:
+    """The key of an anchor-texts mapping: no fragment, no trailing slash after a path."""
+    bare = urldefrag(url.strip())[0]
+    return bare[:-1] if bare.endswith("/") and bare.count("/") > 3 else bare
+
+
+def outgoing_anchors(layout: Layout) -> list[tuple[str, str]]:
+    """(target URL, anchor text) of the page's links to other pages, hrefs resolved against the
+    page's URL: what a caller keeping the mapping incrementally adds per page."""
+    base = layout.url or ""
+    own = normalize_url(base) if base else None
+    out: list[tuple[str, str]] = []
+    for href, text in layout.links:
+        if not text or not href or href.startswith(("javascript:", "mailto:", "#")):
+            continue
+        target = normalize_url(urljoin(base, href))
+        if target != own:
+            out.append((target, text))
+    return out
+
+
+def collect_anchor_texts(layouts: Iterable[Layout]) -> dict[str, list[str]]:
+    """The url -> anchor texts mapping over a site's pages (Step 5's input)."""
+    mapping: dict[str, list[str]] = {}
+    for layout in layouts:
+        for target, text in outgoing_anchors(layout):
+            mapping.setdefault(target, []).append(text)
+    return mapping
+
+
+def anchors_for(layout: Layout, anchor_texts: AnchorTexts | None) -> list[str]:
+    """The significant characters of the anchor texts of links to this page, from the mapping
+    (keys normalised or not)."""
+    if not anchor_texts or not layout.url:
+        return []
+    texts = anchor_texts.get(normalize_url(layout.url)) or anchor_texts.get(layout.url) or ()
+    return [s for s in map(sigchars, texts) if s]
