@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
@@ -264,16 +265,20 @@ def _stops(stats: TreeStats, child: int, parent: int) -> bool:
     return added_density < LOW_DENSITY_STOP * child_density
 
 
-def extract_article(page: Page, title_heading: HtmlElement | None = None
-                    ) -> ArticleContent | None:
+def extract_article(page: Page, title_heading: HtmlElement | None = None,
+                    template_noise: Iterable[HtmlElement] = ()) -> ArticleContent | None:
     """Return the article's content from a single page, or None when ECON finds no text.
 
     `title_heading` is the heading that shows the article's title, when metadata found one.
+    `template_noise` are elements a learned site template explains (static blocks, template
+    text): they count for nothing, as hinted noise does, and ECON runs on what is left.
     """
     body = page.body
     stats = econ.collect_stats(body)
     page_chars = stats.chars[0]
-    econ.exclude_subtrees(stats, noise_roots(stats))
+    roots = noise_roots(stats)
+    roots.extend(i for i in map(stats.index.get, template_noise) if i is not None)
+    econ.exclude_subtrees(stats, roots)
     heading = stats.index.get(title_heading) if title_heading is not None else None
     if heading is not None and stats.excluded[heading]:
         heading = None

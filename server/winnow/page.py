@@ -168,6 +168,16 @@ def _has_ids(root: HtmlElement) -> bool:
     return root.get(WN_ID) is not None or root.find(f".//*[@{WN_ID}]") is not None
 
 
+def stamp_ids(page: Page) -> None:
+    """Give every element a `data-wn` id in document order, as the content script does, when
+    the page has none (saved files, the CLI). `page.has_ids` stays False: such ids are for
+    Winnow's own bookkeeping and are not reported back."""
+    if page.has_ids:
+        return
+    for n, el in enumerate(iter_elements(page.root)):
+        el.set(WN_ID, str(n))
+
+
 def wn_id(el: HtmlElement) -> int | None:
     """Return the content script's id of an element, or None when it has none."""
     value = el.get(WN_ID)
