@@ -137,6 +137,22 @@ def noise_roots(stats: TreeStats) -> list[int]:
     return roots
 
 
+def template_roots(stats: TreeStats, flagged: set[int]) -> list[int]:
+    """Outermost elements all of whose text is template text (the own text of `flagged`
+    elements): a container whose own words are template but that also holds the article
+    must not take the article with it."""
+    n = len(stats.elements)
+    template = [stats.own_chars[i] if i in flagged else 0 for i in range(n)]
+    for i in range(n - 1, 0, -1):
+        template[stats.parent[i]] += template[i]
+    return [i for i in range(n) if _all_template(stats, template, i)
+            and (i == 0 or not _all_template(stats, template, stats.parent[i]))]
+
+
+def _all_template(stats: TreeStats, template: list[int], i: int) -> bool:
+    return stats.chars[i] > 0 and template[i] >= stats.chars[i]
+
+
 def teaser_lists(stats: TreeStats) -> list[int]:
     """Repeated link-led records: related stories, most-read lists, rails.
 
@@ -270,14 +286,16 @@ def extract_article(page: Page, title_heading: HtmlElement | None = None,
     """Return the article's content from a single page, or None when ECON finds no text.
 
     `title_heading` is the heading that shows the article's title, when metadata found one.
-    `template_noise` are elements a learned site template explains (static blocks, template
-    text): they count for nothing, as hinted noise does, and ECON runs on what is left.
+    `template_noise` are elements whose own text a learned site template explains (static
+    blocks, template text chunks): subtrees made only of such text count for nothing, as
+    hinted noise does, and ECON runs on what is left.
     """
     body = page.body
     stats = econ.collect_stats(body)
     page_chars = stats.chars[0]
     roots = noise_roots(stats)
-    roots.extend(i for i in map(stats.index.get, template_noise) if i is not None)
+    flagged = {i for i in map(stats.index.get, template_noise) if i is not None}
+    roots.extend(template_roots(stats, flagged))
     econ.exclude_subtrees(stats, roots)
     heading = stats.index.get(title_heading) if title_heading is not None else None
     if heading is not None and stats.excluded[heading]:

@@ -10,38 +10,49 @@ from winnow.page import Page, parse_page
 from winnow.render import Rendered, render_article
 from winnow.result import Article, Extraction
 from winnow.router import route
+from winnow.sitemodel import SiteModel
 
 EXCERPT_CHARS = 200
 """Length of the excerpt taken from the body when the page has no description."""
 
 
-def extract(html: bytes | str, url: str | None = None) -> Extraction:
+def extract(html: bytes | str, url: str | None = None,
+            model: SiteModel | None = None) -> Extraction:
     """Extract the reader view of one page.
 
-    Raises `PageError` only for input that is not a page at all (empty, oversized, not text
-    or bytes); any markup, however broken, gives a result.
+    With the `model` of the page's site, the template of the page's cluster marks what it
+    explains as noise first (method "template+econ"); without one, or while the cluster is
+    too young, the page gets single-page extraction (method "econ"). Raises `PageError`
+    only for input that is not a page at all (empty, oversized, not text or bytes); any
+    markup, however broken, gives a result.
     """
     clock = _Clock()
     page = parse_page(html, url)
     clock.lap("parse")
     meta = extract_metadata(page)
-    found = extract_article(page, meta.heading)
+    template = model.template(page) if model is not None else None
+    clock.lap("template")
+    found = extract_article(page, meta.heading, template.noise if template else ())
     if found is not None:
         meta.dir = text_direction(page, found.source)
     clock.lap("extract")
     rendered = render_article(found.content, url, meta.title) if found else None
     clock.lap("render")
     kind = route(page, rendered.text if rendered else "", found.page_chars if found else 0)
+    method = "template+econ" if template else "econ"
+    learned = {"cluster": template.cluster if template else None,
+               "pages_learned": template.pages_learned if template else 0}
     if found is None or rendered is None or kind != "article":
-        return Extraction(kind=kind, method="econ", timing_ms=clock.done())
+        return Extraction(kind=kind, method=method, timing_ms=clock.done(), **learned)
     return Extraction(
         kind="article",
         article=_article(meta, rendered),
         noise_ids=found.noise_ids if page.has_ids else [],
         content_ids=found.content_ids if page.has_ids else [],
-        method=found.method,
+        method=method,
         confidence=round(found.confidence, 3),
         timing_ms=clock.done(),
+        **learned,
     )
 
 

@@ -36,6 +36,9 @@ class Extraction:
 
     `noise_ids` and `content_ids` are the `data-wn` ids the content script stamped; both are
     empty for pages that carry no such ids. `timing_ms` has at least `total`, parse included.
+    `method` is "econ" for single-page extraction and "template+econ" when a learned site
+    template was used; then `cluster` names the template cluster and `pages_learned` how
+    many pages it learned from.
     """
 
     kind: PageKind
@@ -46,6 +49,8 @@ class Extraction:
     method: str = ""
     confidence: float = 0.0
     timing_ms: dict[str, float] = field(default_factory=dict)
+    cluster: int | None = None
+    pages_learned: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """Return the result as plain JSON-ready data."""
