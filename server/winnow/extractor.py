@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from winnow.article import ArticleContent, extract_article
 from winnow.metadata import Metadata, extract_metadata, text_direction
@@ -39,20 +40,19 @@ def extract(html: bytes | str, url: str | None = None,
     rendered = render_article(found.content, url, meta.title) if found else None
     clock.lap("render")
     kind = route(page, rendered.text if rendered else "", found.page_chars if found else 0)
-    method = "template+econ" if template else "econ"
-    learned = {"cluster": template.cluster if template else None,
-               "pages_learned": template.pages_learned if template else 0}
+    result = Extraction(kind=kind, method="template+econ" if template else "econ")
+    if template is not None:
+        result.cluster, result.pages_learned = template.cluster, template.pages_learned
     if found is None or rendered is None or kind != "article":
-        return Extraction(kind=kind, method=method, timing_ms=clock.done(), **learned)
-    return Extraction(
-        kind="article",
+        result.timing_ms = clock.done()
+        return result
+    return replace(
+        result,
         article=_article(meta, rendered),
         noise_ids=found.noise_ids if page.has_ids else [],
         content_ids=found.content_ids if page.has_ids else [],
-        method=method,
         confidence=round(found.confidence, 3),
         timing_ms=clock.done(),
-        **learned,
     )
 
 

@@ -23,8 +23,12 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
-from winnow import chunks, layout, patterns
+from winnow import patterns
+from winnow.chunks import ChunkTable, page_chunks
+from winnow.chunks import label as label_chunks
 from winnow.clustering import Clusterer
+from winnow.layout import Layout, LayoutPattern, outgoing_anchors, segment
+from winnow.layout import apply as apply_layout
 from winnow.page import Page, iter_elements, stamp_ids, wn_id
 from winnow.tree import Tree, build_tree
 
@@ -50,15 +54,15 @@ MAX_ANCHOR_URLS = 5000
 class ClusterModel:
     """What one template cluster learned."""
 
-    layout: layout.LayoutPattern = field(default_factory=layout.LayoutPattern)
-    chunks: chunks.ChunkTable = field(default_factory=chunks.ChunkTable)
+    layout: LayoutPattern = field(default_factory=LayoutPattern)
+    chunks: ChunkTable = field(default_factory=ChunkTable)
     pattern: patterns.Pattern | None = None
     pattern_pages: int = 0
 
-    def learn(self, page: Page, tree: Tree, page_layout: layout.Layout,
+    def learn(self, page: Page, tree: Tree, page_layout: Layout,
               anchors: dict[str, list[str]], key: str) -> None:
         self.layout.add(page_layout, anchors)
-        self.chunks.add(chunks.page_chunks(page), sample_key=key)
+        self.chunks.add(page_chunks(page), sample_key=key)
         if self.pattern_pages < MAX_PATTERN_PAGES:
             self.pattern = (patterns.pattern_of(tree) if self.pattern is None
                             else patterns.compose(self.pattern, tree))
@@ -72,8 +76,8 @@ class ClusterModel:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ClusterModel:
         pattern = data.get("pattern")
-        return cls(layout=layout.LayoutPattern.from_json(data["layout"]),
-                   chunks=chunks.ChunkTable.from_json(data["chunks"]),
+        return cls(layout=LayoutPattern.from_json(data["layout"]),
+                   chunks=ChunkTable.from_json(data["chunks"]),
                    pattern=patterns.Pattern.from_json(pattern) if pattern else None,
                    pattern_pages=int(data.get("pattern_pages", 0)))
 
@@ -102,7 +106,7 @@ class SiteModel:
     def add_page(self, page: Page) -> int:
         """Learn from a page; return the id of the cluster it joined."""
         stamp_ids(page)
-        tree, page_layout = build_tree(page.body), layout.segment(page)
+        tree, page_layout = build_tree(page.body), segment(page)
         assignment = self.clusterer.add(tree, page_layout.signature)
         cluster = assignment.cluster
         assert cluster is not None
@@ -119,7 +123,7 @@ class SiteModel:
     def template(self, page: Page) -> Template | None:
         """How the page's cluster explains it, or None when it has no mature cluster."""
         stamp_ids(page)
-        tree, page_layout = build_tree(page.body), layout.segment(page)
+        tree, page_layout = build_tree(page.body), segment(page)
         cluster = self.clusterer.assign(tree, page_layout.signature).cluster
         if cluster is None or cluster not in self.clusters:
             return None
@@ -129,11 +133,11 @@ class SiteModel:
         return self._explain(cluster, learned, page, tree, page_layout)
 
     def _explain(self, cluster: int, learned: int, page: Page, tree: Tree,
-                 page_layout: layout.Layout) -> Template:
+                 page_layout: Layout) -> Template:
         model = self.clusters[cluster]
-        matched = layout.apply(model.layout, page_layout, self.anchors)
+        matched = apply_layout(model.layout, page_layout, self.anchors)
         static = set(matched.noise_ids)
-        chunk_ids = set(chunks.label(page, model.chunks).template_ids)
+        chunk_ids = set(label_chunks(page, model.chunks).template_ids)
         fixed = _fixed_text_ids(model.pattern, tree)
         by_id = {i: el for el in iter_elements(page.root)
                  if (i := wn_id(el)) is not None}
@@ -144,8 +148,8 @@ class SiteModel:
             title=matched.title or None,
             sources={"layout": len(static), "chunks": len(chunk_ids), "pattern": len(fixed)})
 
-    def _remember_anchors(self, page_layout: layout.Layout) -> None:
-        for url, text in layout.outgoing_anchors(page_layout):
+    def _remember_anchors(self, page_layout: Layout) -> None:
+        for url, text in outgoing_anchors(page_layout):
             texts = self.anchors.setdefault(url, [])
             if text not in texts:
                 texts.append(text)
