@@ -1,9 +1,16 @@
-"""The `winnow` command line: `winnow extract` (more commands join as issues land).
+"""The `winnow` command line.
 
-`winnow extract [--url URL] [--format text|html|markdown|json|jsonl] PATH...` reads one or
-many files (`-` is stdin) in one process. With jsonl each input gives one line, the
-`Extraction` as JSON plus `path`; an input that can't be read or parsed gives a line with an
-`error` and the run goes on. The exit status is 1 when any input failed, else 0.
+    winnow extract [--url URL] [--format text|html|markdown|json|jsonl] PATH...
+    winnow extract --learn --data-dir DIR [--site SITE] [--url URL] [--format ...] PATH...
+    winnow learn --data-dir DIR [--site SITE] [--url URL] PATH...
+    winnow sites --data-dir DIR
+
+`extract` reads one or many files (`-` is stdin) in one process. With jsonl each input gives
+one line, the `Extraction` as JSON plus `path`; an input that can't be read or parsed gives a
+line with an `error` and the run goes on. With `--learn`, pages are processed the way
+browsing does: each is extracted with what its site learned from the pages before it, then
+stored and learned from. `learn` learns without extracting. The exit status is 1 when any
+input failed, else 0.
 """
 
 from __future__ import annotations
@@ -11,45 +18,150 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from winnow.extractor import extract
+from winnow.learning import Learner
 from winnow.page import PageError
 from winnow.result import Extraction
+from winnow.store import Store, StoreError, default_data_dir, normalize_site, site_key
 
 FORMATS = ("text", "html", "markdown", "json", "jsonl")
+
+SAVE_EVERY = 50
+"""Pages learned between two saves of the site models (a crash loses at most these)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="winnow", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     ex = commands.add_parser("extract", help="extract the reader view of saved pages")
-    ex.add_argument("paths", nargs="+", metavar="PATH", help="HTML files, or - for stdin")
-    ex.add_argument("--url", help="the page's URL, to resolve links and images")
+    _add_inputs(ex)
     ex.add_argument("--format", choices=FORMATS, default="text", help="output format")
+    ex.add_argument("--learn", action="store_true",
+                    help="extract with the site's learned templates, then learn from the page")
+    _add_store(ex, required=False)
+    learn = commands.add_parser("learn", help="learn site templates from saved pages")
+    _add_inputs(learn)
+    _add_store(learn, required=False)
+    sites = commands.add_parser("sites", help="list learned sites, clusters and pages")
+    _add_store(sites, required=False)
     return parser
+
+
+def _add_inputs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="HTML files, or - for stdin")
+    parser.add_argument("--url", help="the page's URL, to resolve links and name its site")
+
+
+def _add_store(parser: argparse.ArgumentParser, required: bool) -> None:
+    parser.add_argument("--data-dir", type=Path, required=required,
+                        help=f"where pages and models are kept (default {default_data_dir()})")
+    parser.add_argument("--site", help="the site of pages given without a URL")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command == "extract":
-        return run_extract(args.paths, args.url, args.format, sys.stdout)
-    return 2
+    try:
+        if args.command == "extract" and not args.learn:
+            return run_extract(args.paths, args.url, args.format, sys.stdout)
+        with Store.open(args.data_dir or default_data_dir()) as store:
+            learner = Learner(store)
+            if args.command == "sites":
+                return run_sites(learner, sys.stdout)
+            site_of = _site_namer(args.site, args.url)
+            if args.command == "learn":
+                return run_learn(learner, args.paths, args.url, site_of, sys.stderr)
+            return run_extract(args.paths, args.url, args.format, sys.stdout,
+                               learner=learner, site_of=site_of)
+    except (StoreError, ValueError) as exc:
+        print(f"winnow: {exc}", file=sys.stderr)
+        return 2
 
 
-def run_extract(paths: Sequence[str], url: str | None, fmt: str, out: TextIO) -> int:
-    """Extract every path in order; return 1 when any of them failed."""
+def run_extract(paths: Sequence[str], url: str | None, fmt: str, out: TextIO,
+                learner: Learner | None = None,
+                site_of: Callable[[str], str] | None = None) -> int:
+    """Extract every path in order (learning after each when a learner is given); return 1
+    when any of them failed."""
     failed = False
     for n, path in enumerate(paths):
         try:
-            result = extract(_read(path), url)
-        except (OSError, PageError) as exc:
+            html = _read(path)
+            if learner is None or site_of is None:
+                result = extract(html, url)
+            else:
+                site = site_of(path)
+                result = learner.extract(site, html, url)
+                learner.learn(site, html, url or _pseudo_url(path),
+                              result.article.title if result.article else None)
+                if (n + 1) % SAVE_EVERY == 0:
+                    learner.save()
+        except (OSError, PageError, ValueError) as exc:
             failed = True
             _report_error(path, exc, fmt, out)
             continue
         _write(path, result, fmt, out, first=n == 0)
+    if learner is not None:
+        learner.save()
     return 1 if failed else 0
+
+
+def run_learn(learner: Learner, paths: Sequence[str], url: str | None,
+              site_of: Callable[[str], str], progress: TextIO) -> int:
+    """Learn from every path in order, with a progress bar; return 1 when any failed."""
+    failed = False
+    for n, path in enumerate(paths, 1):
+        try:
+            learner.learn(site_of(path), _read(path), url or _pseudo_url(path))
+        except (OSError, PageError, ValueError) as exc:
+            failed = True
+            print(f"\nwinnow: {path}: {_message(exc)}", file=progress)
+        if n % SAVE_EVERY == 0:
+            learner.save()
+        _progress(n, len(paths), progress)
+    learner.save()
+    print(file=progress)
+    return 1 if failed else 0
+
+
+def run_sites(learner: Learner, out: TextIO) -> int:
+    """List sites with their pages, template clusters and cluster sizes."""
+    infos = learner.store.sites()
+    if not infos:
+        out.write("no sites learned yet\n")
+    for info in infos:
+        model = learner.model(info.site)
+        sizes = sorted((c.pages for c in model.clusterer.clusters.values()), reverse=True)
+        out.write(f"{info.site}\t{info.pages} pages stored\t{len(sizes)} clusters\t"
+                  f"learned {model.pages_seen} pages\tcluster sizes {sizes}\n")
+    return 0
+
+
+def _site_namer(site: str | None, url: str | None) -> Callable[[str], str]:
+    """The site of an input: --site, else the host of --url, else an error for that input."""
+    def name(path: str) -> str:
+        if site:
+            return normalize_site(site)
+        if url:
+            return site_key(url)
+        raise ValueError("no site for this page: give --site or --url")
+    return name
+
+
+def _pseudo_url(path: str) -> str:
+    return "stdin:" if path == "-" else Path(path).resolve().as_uri()
+
+
+def _progress(done: int, total: int, out: TextIO, width: int = 30) -> None:
+    """A bar redrawn in place on a terminal; elsewhere (logs, pipes) only the last state."""
+    if not out.isatty() and done < total:
+        return
+    filled = width * done // max(total, 1)
+    out.write(f"\rlearning [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+    out.flush()
 
 
 def _read(path: str) -> bytes:
@@ -59,13 +171,16 @@ def _read(path: str) -> bytes:
         return handle.read()
 
 
+def _message(exc: Exception) -> str:
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+
+
 def _report_error(path: str, exc: Exception, fmt: str, out: TextIO) -> None:
-    message = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
     if fmt in ("json", "jsonl"):
-        line: dict[str, Any] = {"path": path, "error": message}
+        line: dict[str, Any] = {"path": path, "error": _message(exc)}
         out.write(json.dumps(line, ensure_ascii=False) + "\n")
     else:
-        print(f"winnow: {path}: {message}", file=sys.stderr)
+        print(f"winnow: {path}: {_message(exc)}", file=sys.stderr)
 
 
 def _write(path: str, result: Extraction, fmt: str, out: TextIO, first: bool) -> None:
