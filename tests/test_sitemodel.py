@@ -1,0 +1,188 @@
+"""Site template learning: clustering, template noise, persistence, the store and the CLI."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import lxml.html
+import pytest
+from winnow import extract
+from winnow.cli import main
+from winnow.clustering import Clusterer
+from winnow.layout import segment
+from winnow.learning import Learner
+from winnow.page import parse_page
+from winnow.sitemodel import MIN_CLUSTER_PAGES, SiteModel
+from winnow.store import Store
+from winnow.tree import build_tree
+
+NAV = ('<div id="nav"><a href="/">Home</a> <a href="/news">News</a> '
+       '<a href="/sport">Sport</a></div>')
+FOOTER = ('<div id="legal"><p>Copyright, 2024. All rights reserved. The Daily Example is not '
+          'responsible for the content of external sites, or for their privacy policies.</p>'
+          '</div>')
+PROMO = ('<div class="box"><p>Every weekday morning, we send readers a digest of the news. '
+         'It is free, and you can stop it whenever you like.</p></div>')
+def word(*seed: int) -> str:
+    """A made-up word; different seeds give different words, as news text differs."""
+    digest = hashlib.blake2b(repr(seed).encode(), digest_size=6).digest()
+    return "".join(chr(ord("a") + b % 26) for b in digest)
+
+
+def sentence(n: int, k: int) -> str:
+    """A sentence whose words differ from page to page, as news text does."""
+    words = [word(n, k, i) for i in range(12)]
+    return f"{' '.join(words[:4])}, {' '.join(words[4:8])}, {' '.join(words[8:])}."
+
+
+def news_page(n: int) -> str:
+    """A page of the 'news' template: nav, story, a promo box and a footer with commas."""
+    story = "".join(f"<p>{sentence(n, k)} {sentence(n, k + 10)}</p>" for k in range(1, 6))
+    return (f"<html><head><title>Story {n}</title></head><body>{NAV}<div id='main'>"
+            f"<h1>Story {n}</h1><div class='text'>{story}</div>{PROMO}</div>{FOOTER}"
+            "</body></html>")
+
+
+def gallery_page(n: int) -> str:
+    """A page of another template: a table-based gallery layout."""
+    rows = "".join(f"<tr><td><img src='/p{n}_{k}.jpg'></td><td><span>Photo {k}</span></td>"
+                   f"<td><b>{k}</b></td></tr>" for k in range(12))
+    return (f"<html><body><table id='g'><tbody>{rows}</tbody></table><ul>"
+            + "".join(f"<li><em>tag {k}</em></li>" for k in range(8)) + "</ul></body></html>")
+
+
+def learned(pages: list[str]) -> SiteModel:
+    model = SiteModel("example.com")
+    for html in pages:
+        model.add_page(parse_page(html))
+    return model
+
+
+def test_pages_of_one_template_share_a_cluster_and_others_start_one() -> None:
+    model = learned([news_page(n) for n in range(4)] + [gallery_page(n) for n in range(3)])
+    sizes = sorted(c.pages for c in model.clusterer.clusters.values())
+    assert sizes == [3, 4]
+
+
+def test_clusterer_assign_does_not_learn() -> None:
+    clusterer = Clusterer()
+    page = parse_page(news_page(1))
+    tree, signature = build_tree(page.body), segment(page).signature
+    assert clusterer.assign(tree, signature).cluster is None
+    first = clusterer.add(tree, signature)
+    assert clusterer.assign(tree, signature).cluster == first.cluster
+    assert clusterer.clusters[first.cluster].pages == 1
+
+
+def test_young_cluster_gives_single_page_extraction() -> None:
+    model = learned([news_page(1)])
+    assert MIN_CLUSTER_PAGES > 1
+    result = extract(news_page(2), None, model)
+    assert result.method == "econ" and result.cluster is None
+
+
+def test_template_removes_boilerplate_that_single_page_extraction_keeps() -> None:
+    html = news_page(9)
+    single = extract(html)
+    assert single.article is not None
+    assert "weekday morning" in single.article.text  # the promo looks like prose on one page
+    model = learned([news_page(n) for n in range(4)])
+    result = extract(html, None, model)
+    assert result.method == "template+econ"
+    assert result.pages_learned == 4 and result.cluster is not None
+    assert result.article is not None
+    assert "weekday morning" not in result.article.text
+    assert "Copyright" not in result.article.text
+    assert sentence(9, 1) in result.article.text
+    assert sentence(9, 5) in result.article.text
+
+
+def test_template_noise_ids_come_back_for_pages_with_ids() -> None:
+    model = learned([news_page(n) for n in range(4)])
+    page = parse_page(news_page(9))
+    for n, el in enumerate(page.root.iter()):
+        el.set("data-wn", str(n))
+    stamped = lxml.html.tostring(page.root, encoding="unicode")
+    result = extract(stamped, None, model)
+    assert result.noise_ids and result.content_ids
+    assert not set(result.noise_ids) & set(result.content_ids)
+
+
+def test_model_survives_json_round_trip() -> None:
+    model = learned([news_page(n) for n in range(4)] + [gallery_page(n) for n in range(2)])
+    again = SiteModel.from_json(json.loads(json.dumps(model.to_json())))
+    for html in (news_page(7), gallery_page(7)):
+        assert extract(html, None, again).to_dict() | {"timing_ms": {}} == \
+            extract(html, None, model).to_dict() | {"timing_ms": {}}
+    assert again.summary() == model.summary()
+
+
+def test_unknown_format_version_is_refused() -> None:
+    data = learned([news_page(1)]).to_json()
+    data["version"] = 999
+    with pytest.raises(ValueError, match="format"):
+        SiteModel.from_json(data)
+
+
+def test_learner_persists_across_a_restart(tmp_path: Path) -> None:
+    with Store.open(tmp_path) as store:
+        learner = Learner(store)
+        for n in range(4):
+            learner.learn("example.com", news_page(n), f"https://example.com/{n}")
+        learner.save()
+        before = learner.extract("example.com", news_page(8), None).to_dict()
+    with Store.open(tmp_path) as store:
+        after = Learner(store).extract("example.com", news_page(8), None).to_dict()
+        assert store.count_pages("example.com") == 4
+    before["timing_ms"] = after["timing_ms"] = {}
+    assert after == before
+    assert after["method"] == "template+econ"
+
+
+def write_pages(folder: Path, pages: list[str]) -> list[str]:
+    paths = []
+    for n, html in enumerate(pages):
+        path = folder / f"page{n:02d}.html"
+        path.write_text(html, encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+def test_cli_extract_learn_processes_pages_in_browsing_order(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    paths = write_pages(tmp_path, [news_page(n) for n in range(4)])
+    data = tmp_path / "data"
+    assert main(["extract", "--learn", "--data-dir", str(data), "--site", "example.com",
+                 "--format", "jsonl", *paths]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["pages_learned"] for line in lines] == [0, 0, 2, 3]
+    assert [line["method"] for line in lines] == ["econ", "econ", "template+econ",
+                                                 "template+econ"]
+    assert main(["sites", "--data-dir", str(data)]) == 0
+    listing = capsys.readouterr().out
+    assert "example.com" in listing and "4 pages stored" in listing
+
+
+def test_cli_learn_then_extract_uses_the_stored_model(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    paths = write_pages(tmp_path, [news_page(n) for n in range(3)])
+    data = tmp_path / "data"
+    assert main(["learn", "--data-dir", str(data), "--url", "https://www.example.com/a",
+                 *paths]) == 0
+    assert "3/3" in capsys.readouterr().err
+    target = write_pages(tmp_path / "..", [news_page(5)])
+    assert main(["extract", "--learn", "--data-dir", str(data), "--site", "example.com",
+                 "--format", "jsonl", *target]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert line["method"] == "template+econ" and line["pages_learned"] == 3
+
+
+def test_cli_learn_without_a_site_reports_the_input(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    paths = write_pages(tmp_path, [news_page(1)])
+    assert main(["extract", "--learn", "--data-dir", str(tmp_path / "d"), "--format",
+                 "jsonl", *paths]) == 1
+    line = json.loads(capsys.readouterr().out)
+    assert line["path"] == paths[0] and "--site" in line["error"]
