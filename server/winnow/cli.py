@@ -93,10 +93,7 @@ def run_extract(paths: Sequence[str], url: str | None, fmt: str, out: TextIO,
             if learner is None or site_of is None:
                 result = extract(html, url)
             else:
-                site = site_of(path)
-                result = learner.extract(site, html, url)
-                learner.learn(site, html, url or _pseudo_url(path),
-                              result.article.title if result.article else None)
+                result, _ = learner.browse(site_of(path), html, url, url or _pseudo_url(path))
                 if (n + 1) % SAVE_EVERY == 0:
                     learner.save()
         except (OSError, PageError, ValueError) as exc:

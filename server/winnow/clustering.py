@@ -35,6 +35,10 @@ the evaluation sites score 0.6 and up, different templates of one site mostly un
 MAX_RTDM_CANDIDATES = 3
 """Clusters, best prefilter score first, compared with RTDM for one page."""
 
+MIN_MERGE_PREFILTER = 0.8
+"""Once a page has its cluster, further clusters are compared only when their layouts are
+this close too: only then can the page show that two clusters converged."""
+
 MAX_REPRESENTATIVES = 3
 """Trees kept per cluster to compare new pages with: the first and the most recent ones."""
 
@@ -92,16 +96,20 @@ class Clusterer:
 
     def assign(self, tree: Tree, signature: list[str]) -> Assignment:
         """The cluster this page belongs to, without learning from it."""
-        matches = self._matches(tree, signature)
+        matches = self.matches(tree, signature)
         if not matches:
             return Assignment(None, 0.0)
         best, score = matches[0]
         return Assignment(best, score)
 
-    def add(self, tree: Tree, signature: list[str]) -> Assignment:
-        """Put the page in its cluster (or a new one), merging clusters it joins together."""
+    def add(self, tree: Tree, signature: list[str],
+            matches: list[tuple[int, float]] | None = None) -> Assignment:
+        """Put the page in its cluster (or a new one), merging clusters it joins together.
+        `matches` are those `matches` found for this page since the clusters last changed."""
         self.clock += 1
-        matches = self._matches(tree, signature)
+        if matches is None:
+            matches = self.matches(tree, signature)
+        matches = [(cid, score) for cid, score in matches if cid in self.clusters]
         if matches:
             target, score = matches[0]
             merged = tuple(self._merge(target, other) for other, _ in matches[1:])
@@ -115,18 +123,22 @@ class Clusterer:
         self._evict()
         return Assignment(target, score, merged)
 
-    def _matches(self, tree: Tree, signature: list[str]) -> list[tuple[int, float]]:
-        """Clusters at or above CLUSTER_SIMILARITY, most similar first."""
+    def matches(self, tree: Tree, signature: list[str]) -> list[tuple[int, float]]:
+        """Clusters at or above CLUSTER_SIMILARITY, most similar first. Representatives are
+        tried newest first and the first one similar enough settles a cluster."""
         ranked = sorted(((signature_similarity(signature, c.signature), c.id)
                          for c in self.clusters.values()), reverse=True)
-        candidates = [cid for score, cid in ranked[:MAX_RTDM_CANDIDATES]
+        candidates = [(score, cid) for score, cid in ranked[:MAX_RTDM_CANDIDATES]
                       if score >= MIN_PREFILTER_SIMILARITY]
-        found = []
-        for cid in candidates:
-            score = max(rtdm.similarity(tree, rep, threshold=CLUSTER_SIMILARITY)
-                        for rep in self.clusters[cid].representatives)
-            if score >= CLUSTER_SIMILARITY:
-                found.append((cid, score))
+        found: list[tuple[int, float]] = []
+        for prefilter, cid in candidates:
+            if found and prefilter < MIN_MERGE_PREFILTER:
+                break
+            for rep in reversed(self.clusters[cid].representatives):
+                score = rtdm.similarity(tree, rep, threshold=CLUSTER_SIMILARITY)
+                if score >= CLUSTER_SIMILARITY:
+                    found.append((cid, score))
+                    break
         return sorted(found, key=lambda item: -item[1])
 
     def _new_cluster(self, signature: list[str]) -> int:

@@ -11,7 +11,7 @@ from winnow.page import Page, parse_page
 from winnow.render import Rendered, render_article
 from winnow.result import Article, Extraction
 from winnow.router import route
-from winnow.sitemodel import SiteModel
+from winnow.sitemodel import SiteModel, Template
 
 EXCERPT_CHARS = 200
 """Length of the excerpt taken from the body when the page has no description."""
@@ -30,9 +30,17 @@ def extract(html: bytes | str, url: str | None = None,
     clock = _Clock()
     page = parse_page(html, url)
     clock.lap("parse")
-    meta = extract_metadata(page)
     template = model.template(page) if model is not None else None
     clock.lap("template")
+    return extract_page(page, template, clock)
+
+
+def extract_page(page: Page, template: Template | None = None,
+                 clock: _Clock | None = None) -> Extraction:
+    """Extract an already parsed page, with the template of its site's cluster if any."""
+    clock = clock or _Clock()
+    url = page.url
+    meta = extract_metadata(page)
     found = extract_article(page, meta.heading, template.noise if template else ())
     if found is not None:
         meta.dir = text_direction(page, found.source)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from winnow.extractor import extract
+from winnow.extractor import extract, extract_page
 from winnow.page import parse_page
 from winnow.result import Extraction
 from winnow.sitemodel import FORMAT_VERSION, SiteModel
@@ -61,6 +61,20 @@ class Learner:
         """Store the page, then learn from it."""
         page_id = self.store.add_page(site, url, html, title=title)
         cluster = self.model(site).add_page(parse_page(html, url))
+        return self._stored(site, page_id, cluster)
+
+    def browse(self, site: str, html: bytes | str, url: str | None,
+               stored_url: str) -> tuple[Extraction, Learned]:
+        """What a visit does: extract with what the site learned from earlier pages, then
+        store the page and learn from it (the page is parsed and read once for both)."""
+        model = self.model(site)
+        seen = model.observe(parse_page(html, url))
+        result = extract_page(seen.page, model.template(seen))
+        page_id = self.store.add_page(site, stored_url, html,
+                                      title=result.article.title if result.article else None)
+        return result, self._stored(site, page_id, model.add(seen))
+
+    def _stored(self, site: str, page_id: int, cluster: int) -> Learned:
         self.store.set_cluster(page_id, cluster)
         self.dirty.add(site)
         return Learned(page_id, cluster)

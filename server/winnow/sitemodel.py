@@ -24,8 +24,7 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from winnow import patterns
-from winnow.chunks import ChunkTable, page_chunks
-from winnow.chunks import label as label_chunks
+from winnow.chunks import Chunk, ChunkTable, label_chunks, page_chunks
 from winnow.clustering import Clusterer
 from winnow.layout import Layout, LayoutPattern, outgoing_anchors, segment
 from winnow.layout import apply as apply_layout
@@ -59,13 +58,12 @@ class ClusterModel:
     pattern: patterns.Pattern | None = None
     pattern_pages: int = 0
 
-    def learn(self, page: Page, tree: Tree, page_layout: Layout,
-              anchors: dict[str, list[str]], key: str) -> None:
-        self.layout.add(page_layout, anchors)
-        self.chunks.add(page_chunks(page), sample_key=key)
+    def learn(self, seen: Observation, anchors: dict[str, list[str]], key: str) -> None:
+        self.layout.add(seen.layout, anchors)
+        self.chunks.add(seen.chunks, sample_key=key)
         if self.pattern_pages < MAX_PATTERN_PAGES:
-            self.pattern = (patterns.pattern_of(tree) if self.pattern is None
-                            else patterns.compose(self.pattern, tree))
+            self.pattern = (patterns.pattern_of(seen.tree) if self.pattern is None
+                            else patterns.compose(self.pattern, seen.tree))
             self.pattern_pages += 1
 
     def to_json(self) -> dict[str, Any]:
@@ -80,6 +78,17 @@ class ClusterModel:
                    chunks=ChunkTable.from_json(data["chunks"]),
                    pattern=patterns.Pattern.from_json(pattern) if pattern else None,
                    pattern_pages=int(data.get("pattern_pages", 0)))
+
+
+@dataclass
+class Observation:
+    """A page as the site model reads it, and the clusters it matched (best first)."""
+
+    page: Page
+    tree: Tree
+    layout: Layout
+    chunks: list[Chunk]
+    matches: list[tuple[int, float]] | None
 
 
 @dataclass
@@ -103,43 +112,50 @@ class SiteModel:
     anchors: OrderedDict[str, list[str]] = field(default_factory=OrderedDict)
     pages_seen: int = 0
 
-    def add_page(self, page: Page) -> int:
-        """Learn from a page; return the id of the cluster it joined."""
+    def observe(self, page: Page) -> Observation:
+        """Read what learning and template matching need from a page, once, and find the
+        cluster it belongs to."""
         stamp_ids(page)
         tree, page_layout = build_tree(page.body), segment(page)
-        assignment = self.clusterer.add(tree, page_layout.signature)
+        matches = self.clusterer.matches(tree, page_layout.signature)
+        return Observation(page, tree, page_layout, page_chunks(page), matches)
+
+    def add(self, seen: Observation) -> int:
+        """Learn from an observed page; return the id of the cluster it joined."""
+        assignment = self.clusterer.add(seen.tree, seen.layout.signature, seen.matches)
         cluster = assignment.cluster
         assert cluster is not None
-        for gone in assignment.merged:
-            self.clusters.pop(gone, None)
         self.clusters = {cid: m for cid, m in self.clusters.items()
                          if cid in self.clusterer.clusters}
         model = self.clusters.setdefault(cluster, ClusterModel())
-        model.learn(page, tree, page_layout, self.anchors, page.url or str(self.pages_seen))
-        self._remember_anchors(page_layout)
+        model.learn(seen, self.anchors, seen.page.url or str(self.pages_seen))
+        self._remember_anchors(seen.layout)
         self.pages_seen += 1
+        seen.matches = None  # the clusters changed: a second add must look again
         return cluster
 
-    def template(self, page: Page) -> Template | None:
-        """How the page's cluster explains it, or None when it has no mature cluster."""
-        stamp_ids(page)
-        tree, page_layout = build_tree(page.body), segment(page)
-        cluster = self.clusterer.assign(tree, page_layout.signature).cluster
-        if cluster is None or cluster not in self.clusters:
-            return None
-        learned = self.clusterer.clusters[cluster].pages
-        if learned < MIN_CLUSTER_PAGES:
-            return None
-        return self._explain(cluster, learned, page, tree, page_layout)
+    def add_page(self, page: Page) -> int:
+        """Learn from a page; return the id of the cluster it joined."""
+        return self.add(self.observe(page))
 
-    def _explain(self, cluster: int, learned: int, page: Page, tree: Tree,
-                 page_layout: Layout) -> Template:
+    def template(self, page: Page | Observation) -> Template | None:
+        """How the page's cluster explains it, or None when it has no mature cluster."""
+        seen = page if isinstance(page, Observation) else self.observe(page)
+        if not seen.matches:
+            return None
+        cluster = seen.matches[0][0]
+        learned = self.clusterer.clusters[cluster].pages
+        if cluster not in self.clusters or learned < MIN_CLUSTER_PAGES:
+            return None
+        return self._explain(cluster, learned, seen)
+
+    def _explain(self, cluster: int, learned: int, seen: Observation) -> Template:
         model = self.clusters[cluster]
-        matched = apply_layout(model.layout, page_layout, self.anchors)
+        matched = apply_layout(model.layout, seen.layout, self.anchors)
         static = set(matched.noise_ids)
-        chunk_ids = set(label_chunks(page, model.chunks).template_ids)
-        fixed = _fixed_text_ids(model.pattern, tree)
-        by_id = {i: el for el in iter_elements(page.root)
+        chunk_ids = set(label_chunks(seen.chunks, model.chunks).template_ids)
+        fixed = _fixed_text_ids(model.pattern, seen.tree)
+        by_id = {i: el for el in iter_elements(seen.page.root)
                  if (i := wn_id(el)) is not None}
         noise_ids = static | chunk_ids | fixed
         return Template(
