@@ -43,6 +43,9 @@ MAYBE_CONTENT_RE = re.compile(r"and|article|body|column|content|main|mathjax|sha
 COMMENTS_RE = re.compile(r"comment|disqus|replies|respond|reactions", re.I)
 """Class/id words of comment sections: noise for the article even when they are long."""
 
+SLUG_WORDS = 4
+_SLUG_SPLIT_RE = re.compile(r"[-_]+")
+
 NOISE_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "alert",
                          "alertdialog", "dialog", "banner", "contentinfo", "search"})
 NOISE_TAGS = frozenset({"nav", "aside", "footer", "dialog", "menu", "form"})
@@ -118,12 +121,22 @@ def is_noise_hint(el: HtmlElement) -> bool:
         return True
     if (el.get("role") or "").lower() in NOISE_ROLES:
         return True
-    names = f"{el.get('class') or ''} {el.get('id') or ''}"
+    names = _names(el)
     if len(names) < 3:
         return False
     if COMMENTS_RE.search(names):
         return True
     return bool(UNLIKELY_RE.search(names)) and not MAYBE_CONTENT_RE.search(names)
+
+
+def _names(el: HtmlElement) -> str:
+    """The class and id words that can say what an element is for. An id of SLUG_WORDS words
+    or more is a slug of the content's own heading ("sharing-with-a-single-developer"), not
+    a role, and is left out."""
+    ident = el.get("id") or ""
+    if len(_SLUG_SPLIT_RE.split(ident)) >= SLUG_WORDS:
+        ident = ""
+    return f"{el.get('class') or ''} {ident}"
 
 
 def noise_roots(stats: TreeStats) -> list[int]:
@@ -196,8 +209,7 @@ def _starts_with_link(stats: TreeStats, item: int) -> bool:
 
 def is_comments(el: HtmlElement) -> bool:
     """True for containers of user comments, which never belong to the article text."""
-    names = f"{el.get('class') or ''} {el.get('id') or ''}"
-    return bool(COMMENTS_RE.search(names)) and el.tag not in NEVER_NOISE_TAGS
+    return bool(COMMENTS_RE.search(_names(el))) and el.tag not in NEVER_NOISE_TAGS
 
 
 def summary_node(stats: TreeStats,
@@ -376,7 +388,7 @@ def _link_lists(stats: TreeStats, summary: int) -> list[int]:
 
 
 def _class_weight(el: HtmlElement) -> int:
-    names = f"{el.get('class') or ''} {el.get('id') or ''}"
+    names = _names(el)
     if len(names) < 3:
         return 0
     weight = 0
