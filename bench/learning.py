@@ -1,0 +1,624 @@
+#!/usr/bin/env python3
+"""Measure per-site template learning on the Big9 pages (issue 3, item 8), in one run.
+
+    .venv/bin/python bench/learning.py                          # all sites, about 2.5 minutes
+    .venv/bin/python bench/learning.py --quick                  # cost run to 200 pages, 1 site
+    .venv/bin/python bench/learning.py --write bench/RESULTS.md
+
+Pages come from articles/sites in the shared data directory (`$WINNOW_DATA`): 6 sites x 4
+template eras (years) x 10 pages. Per site, pages are visited in browsing order (year, then
+name): each page is extracted with what the site model learned from the pages before it,
+then learned. Single-page Winnow and trafilatura run on the same pages in the same run.
+Printed as markdown: F1 per site, the learning curve, clustering purity, the cost per added
+page at 10, 100 and 1,000 pages of a site, persistence across a JSON round trip, and the
+pages where learning made extraction worse, with the template source that removed gold text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gc
+import json
+import platform
+import shlex
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+import winnow
+from evaluate import _git_state, _nproc, percentile, run_trafilatura, write_section
+from lxml.html import HtmlElement
+from winnow import evaluation as ev
+from winnow.chunks import label_chunks
+from winnow.clustering import MAX_CLUSTERS
+from winnow.extractor import extract_page
+from winnow.layout import apply as apply_layout
+from winnow.page import PageError, iter_elements, parse_page, wn_id
+from winnow.result import Extraction
+from winnow.sitemodel import Observation, SiteModel, _fixed_text_ids
+
+SECTION = "learning"
+TEMPLATE = "template+econ"
+BUCKETS = ((0, 0, "0"), (1, 1, "1"), (2, 4, "2-4"), (5, 9, "5-9"))
+"""Learning-curve buckets: (least, most pages of the page's site-year learned before it,
+label). Each site-year has 10 pages, so the k-th page of a template has k-1 before it."""
+MARKS = (10, 100, 1000)
+"""Pages of a site at which the cost per added page and the model size are reported."""
+WINDOW = 10
+"""Pages before each mark whose add+extract times make its median and p95."""
+DIAGNOSE_MARGIN = 0.01
+"""Pages whose learned F1 is this much below single-page F1 are diagnosed."""
+
+T = TypeVar("T")
+
+
+# --- data ---------------------------------------------------------------------------------------
+
+@dataclass
+class Visit:
+    """One page of a site's browsing order, scored three ways, and what learning did."""
+
+    case: ev.Case
+    year: str
+    seen: int
+    """Pages of the same site-year learned before this one."""
+    method: str
+    learned: ev.Counts
+    single: ev.Counts
+    trafilatura: ev.Counts
+    ms: dict[str, float]
+    changed: bool = False
+    """The learned article text differs from single-page Winnow's."""
+    revisit: ev.Counts = (0.0, 0.0, 0.0)
+    """Second visit, with the model that learned all the site's pages (this one included)."""
+    sources: dict[str, int] = field(default_factory=dict)
+    gold_lost: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class SiteRun:
+    """A site's browsing run: the visits, the final model, cluster membership, persistence."""
+
+    site: str
+    visits: list[Visit]
+    model: SiteModel
+    members: dict[int, list[str]]
+    """Cluster id -> site-year labels of the pages it holds (merges followed)."""
+    held_out_same: int = 0
+    """Pages extracted identically, before they were learned, by the model and its copy."""
+    held_out_template: int = 0
+    """Of those checked, pages whose extraction used the template."""
+    revisits_same: int = 0
+    json_stable: bool = False
+
+
+@dataclass
+class CostRun:
+    """Per-page times of add+extract over many pages of one site, and model sizes."""
+
+    site: str
+    extract_ms: list[float]
+    add_ms: list[float]
+    json_bytes: dict[int, int]
+    template_pages: int
+
+    @property
+    def total_ms(self) -> list[float]:
+        return [e + a for e, a in zip(self.extract_ms, self.add_ms, strict=True)]
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+def timed(fn: Callable[[], T]) -> tuple[T, float]:
+    """The call's result and its duration in milliseconds (perf_counter)."""
+    start = time.perf_counter()
+    value = fn()
+    return value, (time.perf_counter() - start) * 1000
+
+
+def text_of(result: Extraction) -> str:
+    """The article text of an extraction, empty when there is none."""
+    return result.article.text if result.article is not None else ""
+
+
+def safe_extract(html: bytes, model: SiteModel | None = None) -> Extraction:
+    """`winnow.extract` without a URL; a refused page gives an empty extraction."""
+    try:
+        return winnow.extract(html, None, model)
+    except PageError:
+        return Extraction(kind="other", method="error")  # type: ignore[arg-type]
+
+
+def browse_extract(model: SiteModel, html: bytes) -> tuple[Extraction, Observation]:
+    """What a visit does before learning (as `Learner.browse`): parse once, observe once
+    (the observation is reused by `model.add`), extract with the template."""
+    seen = model.observe(parse_page(html))
+    return extract_page(seen.page, model.template(seen)), seen
+
+
+def learn(model: SiteModel, html: bytes) -> int:
+    """Learn a freshly parsed page; the cluster id it joined."""
+    return model.add_page(parse_page(html))
+
+
+def fingerprint(result: Extraction) -> str:
+    """The extraction as JSON, timings left out, to compare two runs."""
+    data = result.to_dict()
+    data.pop("timing_ms", None)
+    return json.dumps(data, sort_keys=True, default=str)
+
+
+def round_trip(model: SiteModel) -> SiteModel:
+    """The model after to_json -> json.dumps -> json.loads -> from_json (a restart)."""
+    return SiteModel.from_json(json.loads(json.dumps(model.to_json())))
+
+
+def json_size(model: SiteModel) -> int:
+    """Bytes of the model's JSON (compact UTF-8)."""
+    return len(json.dumps(model.to_json(), separators=(",", ":")).encode())
+
+
+def score(counts: Iterable[ev.Counts]) -> ev.Score:
+    return ev.aggregate(list(counts))
+
+
+def f1_of(counts: ev.Counts) -> float:
+    return ev.f1(ev.precision(counts), ev.recall(counts))
+
+
+def fmt(s: ev.Score) -> str:
+    """F1 / P / R as three table cells."""
+    return f"{s.f1:.3f} | {s.precision:.3f} | {s.recall:.3f}"
+
+
+def site_cases(sites: Sequence[str]) -> dict[str, list[ev.Case]]:
+    """The chosen sites' cases in browsing order: year, then page name."""
+    grouped: dict[str, list[ev.Case]] = defaultdict(list)
+    for case in ev.load_cases("sites"):
+        site = case.id.split("/", 1)[0]
+        if site in sites:
+            grouped[site].append(case)
+    return {site: sorted(grouped[site], key=lambda c: (year_of(c), c.id)) for site in sites
+            if grouped[site]}
+
+
+def year_of(case: ev.Case) -> str:
+    return str(case.metadata.get("year") or case.id.split("/")[1])
+
+
+# --- diagnosis ----------------------------------------------------------------------------------
+
+def own_text(el: HtmlElement) -> str:
+    """An element's own text (its text and its children's tails): what a template flag
+    takes away, as `winnow.article.template_roots` counts it."""
+    return " ".join([el.text or "", *(child.tail or "" for child in el)])
+
+
+def source_ids(model: SiteModel, seen: Observation) -> dict[str, set[int]] | None:
+    """Ids of the elements each template source explains on an observed page, split the way
+    `SiteModel._explain` combines them; None when the page has no mature cluster or the
+    split no longer adds up to the template's noise (the model code changed)."""
+    template = model.template(seen)
+    if template is None:
+        return None
+    cluster = model.clusters[template.cluster]
+    ids = {"layout": set(apply_layout(cluster.layout, seen.layout, model.anchors).noise_ids),
+           "chunks": set(label_chunks(seen.chunks, cluster.chunks).template_ids),
+           "pattern": _fixed_text_ids(cluster.pattern, seen.tree)}
+    noise = {wn_id(el) for el in template.noise}
+    return ids if set().union(*ids.values()) == noise else None
+
+
+def gold_lost(model: SiteModel, html: bytes, gold: str) -> dict[str, float]:
+    """Per template source, the share of the gold's shingles found in the own text of the
+    elements that source marks as template noise."""
+    seen = model.observe(parse_page(html))
+    ids = source_ids(model, seen)
+    if ids is None:
+        return {}
+    by_id = {i: el for el in iter_elements(seen.page.root) if (i := wn_id(el)) is not None}
+    gold_shingles = ev.shingles(gold)
+    total = max(sum(gold_shingles.values()), 1)
+    lost = {}
+    for source, found in ids.items():
+        noise = ev.shingles("\n".join(own_text(by_id[i]) for i in sorted(found) if i in by_id))
+        lost[source] = sum((gold_shingles & noise).values()) / total
+    return lost
+
+
+# --- browsing run -------------------------------------------------------------------------------
+
+def visit(model: SiteModel, case: ev.Case, seen: int) -> Visit:
+    """Extract one page three ways; the learned extraction uses the model as it is."""
+    learned, learned_ms = timed(lambda: safe_extract(case.html, model))
+    single, single_ms = timed(lambda: safe_extract(case.html))
+    (traf, _), traf_ms = timed(lambda: run_trafilatura(case.html, None))
+    page = Visit(case, year_of(case), seen, learned.method,
+                 ev.page_counts(case.gold, text_of(learned)),
+                 ev.page_counts(case.gold, text_of(single)),
+                 ev.page_counts(case.gold, traf),
+                 {"learned": learned_ms, "single": single_ms, "trafilatura": traf_ms},
+                 changed=text_of(learned) != text_of(single))
+    if learned.method == TEMPLATE and f1_of(page.learned) < f1_of(page.single) - DIAGNOSE_MARGIN:
+        template = model.template(parse_page(case.html))
+        page.sources = dict(template.sources) if template else {}
+        page.gold_lost = gold_lost(model, case.html, case.gold) or {"n/a": 0.0}
+    return page
+
+
+def follow(members: dict[int, list[str]], model: SiteModel, cluster: int, label: str) -> None:
+    """Record that a page with `label` joined `cluster`; clusters that vanished in that step
+    were merged into it (eviction needs more than MAX_CLUSTERS clusters, checked by caller)."""
+    for gone in [cid for cid in members if cid not in model.clusterer.clusters]:
+        members.setdefault(cluster, []).extend(members.pop(gone))
+    members.setdefault(cluster, []).append(label)
+
+
+def browse(site: str, cases: Sequence[ev.Case]) -> SiteRun:
+    """The browsing order: extract each page with the model so far, then learn it. Every page
+    but the first is also extracted, before it is learned, with a round-tripped copy of the
+    model (a restart) and the two results compared."""
+    model = SiteModel(site)
+    run = SiteRun(site, [], model, {})
+    seen: Counter[str] = Counter()
+    for index, case in enumerate(cases):
+        if index:
+            check_held_out(run, case)
+        run.visits.append(visit(model, case, seen[year_of(case)]))
+        follow(run.members, model, learn(model, case.html), year_of(case))
+        seen[year_of(case)] += 1
+    revisit(run, cases)
+    return run
+
+
+def check_held_out(run: SiteRun, case: ev.Case) -> None:
+    """Extraction of a page the model has not learned, before and after a JSON round trip."""
+    restored = round_trip(run.model)
+    before = safe_extract(case.html, run.model)
+    run.held_out_same += fingerprint(before) == fingerprint(safe_extract(case.html, restored))
+    run.held_out_template += before.method == TEMPLATE
+
+
+def revisit(run: SiteRun, cases: Sequence[ev.Case]) -> None:
+    """Second visit of every page with the full model, and with its round-tripped copy."""
+    restored = round_trip(run.model)
+    run.json_stable = restored.to_json() == run.model.to_json()
+    for page, case in zip(run.visits, cases, strict=True):
+        result = safe_extract(case.html, run.model)
+        page.revisit = ev.page_counts(case.gold, text_of(result))
+        run.revisits_same += fingerprint(result) == fingerprint(safe_extract(case.html, restored))
+
+
+# --- cost run -----------------------------------------------------------------------------------
+
+def cost_run(site: str, cases: Sequence[ev.Case], pages: int, marks: Sequence[int]) -> CostRun:
+    """Browse `pages` pages of a site, cycling through its cases; time extract and add of
+    each page as `winnow extract --learn` does them (one parse, one observation), and take
+    the model's JSON size at the marks (outside the timings)."""
+    model = SiteModel(site)
+    run = CostRun(site, [], [], {}, 0)
+    gc.collect()
+    for n in range(1, pages + 1):
+        html = cases[(n - 1) % len(cases)].html
+        (result, seen), extract_ms = timed(lambda h=html: browse_extract(model, h))
+        _, add_ms = timed(lambda s=seen: model.add(s))
+        run.extract_ms.append(extract_ms)
+        run.add_ms.append(add_ms)
+        run.template_pages += result.method == TEMPLATE
+        if n in marks:
+            run.json_bytes[n] = json_size(model)
+    return run
+
+
+# --- tables -------------------------------------------------------------------------------------
+
+def site_table(runs: Sequence[SiteRun]) -> list[str]:
+    """F1 / P / R per site and overall: learned, single-page Winnow, trafilatura."""
+    rows = ["| site | pages | learned F1 | P | R | single-page F1 | P | R | trafilatura F1 | P "
+            "| R | learned - single | learned - trafilatura | template used (text changed) |",
+            "|---" * 14 + "|"]
+    every = [v for run in runs for v in run.visits]
+    for name, visits in [*((run.site, run.visits) for run in runs), ("**all**", every)]:
+        used = sum(v.method == TEMPLATE for v in visits)
+        learned, single, traf = (score(getattr(v, key) for v in visits)
+                                 for key in ("learned", "single", "trafilatura"))
+        rows.append(f"| {name} | {len(visits)} | {fmt(learned)} | {fmt(single)} | {fmt(traf)} "
+                    f"| {learned.f1 - single.f1:+.4f} | {learned.f1 - traf.f1:+.4f} "
+                    f"| {used}/{len(visits)} ({sum(v.changed for v in visits)}) |")
+    return rows
+
+
+def unextractable(runs: Sequence[SiteRun], below: float = 0.2) -> str:
+    """Pages on which every engine scores under `below` F1 (suspect gold or page)."""
+    pages = [v.case.id for run in runs for v in run.visits
+             if max(f1_of(v.learned), f1_of(v.single), f1_of(v.trafilatura)) < below]
+    return (f"Pages where all three score F1 < {below} (suspect data): "
+            f"{', '.join(pages) or 'none'}.")
+
+
+def speed_line(runs: Sequence[SiteRun]) -> str:
+    """Median and p95 ms per page of each extraction (parse included)."""
+    every = [v for run in runs for v in run.visits]
+    parts = []
+    for key in ("learned", "single", "trafilatura"):
+        ms = [v.ms[key] for v in every]
+        parts.append(f"{key} {statistics.median(ms):.1f} / {percentile(ms, 95):.1f}")
+    return "Extraction ms per page, median / p95: " + "; ".join(parts) + "."
+
+
+def curve_table(runs: Sequence[SiteRun]) -> list[str]:
+    """F1 by how many pages of the page's site-year had been learned before it."""
+    every = [v for run in runs for v in run.visits]
+    rows = ["| pages of its template learned before | pages | template used | learned F1 "
+            "| single-page F1 | trafilatura F1 |", "|---|---|---|---|---|---|"]
+    for low, high, label in BUCKETS:
+        visits = [v for v in every if low <= v.seen <= high]
+        if visits:
+            used = sum(v.method == TEMPLATE for v in visits)
+            rows.append(f"| {label} | {len(visits)} | {used} "
+                        f"| {score(v.learned for v in visits).f1:.3f} "
+                        f"| {score(v.single for v in visits).f1:.3f} "
+                        f"| {score(v.trafilatura for v in visits).f1:.3f} |")
+    rows.append(f"| 10, second visit (page itself learned) | {len(every)} | n/a "
+                f"| {score(v.revisit for v in every).f1:.3f} "
+                f"| {score(v.single for v in every).f1:.3f} "
+                f"| {score(v.trafilatura for v in every).f1:.3f} |")
+    return rows
+
+
+def purity(members: dict[int, list[str]]) -> tuple[float, float]:
+    """(purity, inverse purity) of clusters against labels: the share of pages in their
+    cluster's majority label, and the share in their label's largest cluster."""
+    pages = sum(len(labels) for labels in members.values())
+    if not pages:
+        return 0.0, 0.0
+    majority = sum(Counter(labels).most_common(1)[0][1] for labels in members.values())
+    largest: dict[str, int] = defaultdict(int)
+    for labels in members.values():
+        for label, count in Counter(labels).items():
+            largest[label] = max(largest[label], count)
+    return majority / pages, sum(largest.values()) / pages
+
+
+def cluster_table(runs: Sequence[SiteRun]) -> list[str]:
+    """Purity, inverse purity and cluster counts per site and overall."""
+    rows = ["| site | pages | clusters | singleton clusters | purity | inverse purity "
+            "| cluster sizes (site-year: sizes) |", "|---|---|---|---|---|---|---|"]
+    merged: dict[int, list[str]] = {}
+    for run in runs:
+        offset = len(merged)
+        merged.update({offset + i: labels for i, labels in enumerate(run.members.values())})
+        rows.append(cluster_row(run.site, run.members))
+    rows.append(cluster_row("**all**", merged, sizes=False))
+    return rows
+
+
+def cluster_row(name: str, members: dict[int, list[str]], sizes: bool = True) -> str:
+    p, inverse = purity(members)
+    pages = sum(len(labels) for labels in members.values())
+    singletons = sum(len(labels) == 1 for labels in members.values())
+    detail = layout_of(members) if sizes else ""
+    return (f"| {name} | {pages} | {len(members)} | {singletons} | {p:.3f} | {inverse:.3f} "
+            f"| {detail} |")
+
+
+def layout_of(members: dict[int, list[str]]) -> str:
+    """Per site-year, the sizes of the clusters holding its pages, largest first."""
+    per_label: dict[str, list[int]] = defaultdict(list)
+    for labels in members.values():
+        for label, count in Counter(labels).items():
+            per_label[label].append(count)
+    return "; ".join(f"{label}: {'+'.join(map(str, sorted(counts, reverse=True)))}"
+                     for label, counts in sorted(per_label.items()))
+
+
+def windows(pages: int, cycle: int) -> list[tuple[str, int, int]]:
+    """(label, first, last) page windows, 1-based: WINDOW pages up to each mark, and whole
+    cycles through the site's pages at the start, near 100 and at the end (same pages)."""
+    found = [(f"{max(1, m - WINDOW + 1)}-{m}", max(1, m - WINDOW + 1), m)
+             for m in MARKS if m <= pages]
+    for start in sorted({1, (100 // cycle) * cycle + 1, (pages // cycle - 1) * cycle + 1}):
+        if start >= 1 and start + cycle - 1 <= pages:
+            found.append((f"{start}-{start + cycle - 1} (cycle)", start, start + cycle - 1))
+    return found
+
+
+def cost_table(costs: Sequence[CostRun], cycle: dict[str, int]) -> list[str]:
+    """Median and p95 of add+extract per page in each window, and the split of the median."""
+    rows = ["| site | pages | add+extract ms median | p95 | extract ms median | add ms median "
+            "| median vs first window of its kind |", "|---|---|---|---|---|---|---|"]
+    for run in costs:
+        first: dict[bool, float] = {}
+        for label, lo, hi in windows(len(run.add_ms), cycle[run.site]):
+            total = run.total_ms[lo - 1:hi]
+            median = statistics.median(total)
+            base = first.setdefault("cycle" in label, median)
+            rows.append(f"| {run.site} | {label} | {median:.1f} | {percentile(total, 95):.1f} "
+                        f"| {statistics.median(run.extract_ms[lo - 1:hi]):.1f} "
+                        f"| {statistics.median(run.add_ms[lo - 1:hi]):.1f} "
+                        f"| {median / base:.2f}x |")
+    return rows
+
+
+def size_table(costs: Sequence[CostRun]) -> list[str]:
+    """Model JSON size at each mark, and pages that used the template."""
+    marks = [m for m in MARKS if any(m in run.json_bytes for run in costs)]
+    rows = ["| site | " + " | ".join(f"JSON KB at {m}" for m in marks)
+            + " | pages extracted with the template |", "|---" * (len(marks) + 2) + "|"]
+    for run in costs:
+        sizes = " | ".join(f"{run.json_bytes[m] / 1024:.0f}" if m in run.json_bytes else "n/a"
+                           for m in marks)
+        rows.append(f"| {run.site} | {sizes} | {run.template_pages}/{len(run.add_ms)} |")
+    return rows
+
+
+def persistence_table(runs: Sequence[SiteRun]) -> list[str]:
+    """Held-out page and second-visit extractions before and after a JSON round trip."""
+    rows = ["| site | held-out pages unchanged | of them template+econ | second visits "
+            "unchanged | JSON stable | all unchanged |", "|---|---|---|---|---|---|"]
+    for run in runs:
+        checked = len(run.visits) - 1
+        same = (run.held_out_same == checked and run.revisits_same == len(run.visits)
+                and run.json_stable)
+        rows.append(f"| {run.site} | {run.held_out_same}/{checked} | {run.held_out_template} "
+                    f"| {run.revisits_same}/{len(run.visits)} | {yes(run.json_stable)} "
+                    f"| {yes(same)} |")
+    return rows
+
+
+def yes(flag: bool) -> str:
+    return "yes" if flag else "**no**"
+
+
+def diagnosis_table(runs: Sequence[SiteRun]) -> list[str]:
+    """Pages where the template made extraction worse, worst first, with each source's
+    element count and the share of the gold text in the own text of its elements."""
+    bad = sorted((v for run in runs for v in run.visits if v.gold_lost or v.sources),
+                 key=lambda v: f1_of(v.learned) - f1_of(v.single))
+    if not bad:
+        return ["No page lost more than "
+                f"{DIAGNOSE_MARGIN} F1 to its learned template."]
+    rows = ["| page | before | learned F1 / P / R | single F1 / P / R | elements: layout, "
+            "chunks, pattern | gold in layout / chunks / pattern noise |",
+            "|---|---|---|---|---|---|"]
+    for v in bad:
+        src, lost = v.sources, v.gold_lost
+        shares = ("n/a (split does not add up)" if "n/a" in lost else
+                  " / ".join(f"{lost.get(key, 0):.2f}" for key in ("layout", "chunks", "pattern")))
+        rows.append(f"| {v.case.id} | {v.seen} | {prf(v.learned)} | {prf(v.single)} "
+                    f"| {src.get('layout', 0)}, {src.get('chunks', 0)}, {src.get('pattern', 0)} "
+                    f"| {shares} |")
+    return rows
+
+
+def prf(counts: ev.Counts) -> str:
+    p, r = ev.precision(counts), ev.recall(counts)
+    return f"{ev.f1(p, r):.2f} / {p:.2f} / {r:.2f}"
+
+
+# --- report -------------------------------------------------------------------------------------
+
+def header(command: str) -> list[str]:
+    """Section title, command, date, machine and versions."""
+    from importlib.metadata import version
+
+    return [
+        "## Per-site template learning",
+        "",
+        f"Command: `{command}`  ",
+        f"Date: {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}; machine: nproc "
+        f"{_nproc()}, {platform.machine()}, Python {platform.python_version()}; winnow "
+        f"{version('winnow')}, trafilatura {version('trafilatura')}; {_git_state()}.",
+    ]
+
+
+def report(runs: Sequence[SiteRun], costs: Sequence[CostRun], command: str) -> str:
+    """The markdown section."""
+    cycle = {run.site: len(run.visits) for run in runs}
+    lines = [
+        *header(command), "",
+        "Data: articles/sites (site x year x 10 pages). Browsing order per site: year, then "
+        "page name; each page is extracted with the site model learned from the pages before "
+        "it (`winnow.extract(html, None, model)`), then learned (`model.add_page`). "
+        "Single-page Winnow (`winnow.extract(html)`) and trafilatura (`favor_precision=True`) "
+        "run on the same pages in the same run. Metric as in the article table (shingle P and R "
+        "averaged over pages, F1 of the averages). \"template used\": pages whose cluster had "
+        "learned at least 2 pages, so the method was template+econ.",
+        "", "### F1 per site", "", *site_table(runs), "", speed_line(runs), "",
+        unextractable(runs),
+        "", "### Learning curve", "",
+        "Pages bucketed by how many pages of their own template (site-year label) the model "
+        "had learned before them: the k-th page of a template has k-1 before it. Each "
+        "site-year has 10 pages, so 9 is the most a first visit can have; the last row "
+        "re-extracts every page with the final model (10 pages of its template learned, the "
+        "page itself among them).", "", *curve_table(runs),
+        "", "### Clustering against site-year labels", "",
+        "Purity: pages in their cluster's majority site-year / pages. Inverse purity: pages in "
+        "their site-year's largest cluster / pages (1.0 = no template split). Clusters as "
+        "they stand after the browsing run, merges followed.", "", *cluster_table(runs),
+    ]
+    if costs:
+        lines += [
+            "", "### Cost per added page", "",
+            "One site model per site browses N pages, cycling through the site's pages in "
+            "browsing order; each page is extracted with the model (parse included), then "
+            "parsed again and learned. perf_counter per page; windows of the 10 pages up to "
+            "each mark, and whole cycles (the same pages, so directly comparable).", "",
+            *cost_table(costs, cycle), "", *size_table(costs),
+        ]
+    lines += [
+        "", "### Persistence", "",
+        "Before each page is learned (from the second on), the site model goes to_json -> "
+        "json.dumps -> json.loads -> from_json; the held-out page is extracted with both "
+        "models and the results (everything but timings) compared. After the run, every page "
+        "is extracted again with the final model and with its round-tripped copy. JSON "
+        "stable: the final copy's to_json equals the original's.", "", *persistence_table(runs),
+        "", "### Pages the template made worse", "",
+        f"Template-extracted pages whose F1 is more than {DIAGNOSE_MARGIN} below single-page "
+        "Winnow's; \"before\" = pages of its template learned before it; gold in noise = "
+        "share of the gold's shingles present in the own text of the elements each source "
+        "(`model.template(page).sources`) marks as template (gold text that is repeated in "
+        "genuine noise, such as a sidebar link carrying the headline, counts too; all zeros "
+        "means the loss is indirect: the flags moved ECON's choice of the article's node).",
+        "", *diagnosis_table(runs),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+# --- command line -------------------------------------------------------------------------------
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse the command line."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sites", help="comma-separated sites (default: all)")
+    parser.add_argument("--cost-sites", default="bbc,cnn",
+                        help="comma-separated sites for the cost run (default: bbc,cnn)")
+    parser.add_argument("--cost-pages", type=int, default=MARKS[-1],
+                        help=f"pages per site in the cost run (default {MARKS[-1]})")
+    parser.add_argument("--quick", action="store_true",
+                        help="cost run to 200 pages on the first cost site only")
+    parser.add_argument("--write", type=Path, help="write/replace the section in this markdown")
+    return parser.parse_args(argv)
+
+
+def split(value: str | None, default: Sequence[str]) -> list[str]:
+    return [s.strip() for s in value.split(",") if s.strip()] if value else list(default)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run every measurement and print (and optionally write) the markdown section."""
+    args = parse_args(argv)
+    if not (ev.data_dir() / "articles" / "sites").is_dir():
+        print(f"no data at {ev.data_dir()} (set WINNOW_DATA)", file=sys.stderr)
+        return 2
+    all_sites = sorted({c.id.split("/", 1)[0] for c in ev.load_cases("sites")})
+    cases = site_cases(split(args.sites, all_sites))
+    runs = []
+    for site, site_pages in cases.items():
+        print(f"browsing {site} ...", file=sys.stderr, flush=True)
+        runs.append(browse(site, site_pages))
+        if len(runs[-1].members) > MAX_CLUSTERS:
+            print(f"warning: {site} has more than {MAX_CLUSTERS} clusters", file=sys.stderr)
+    cost_sites = [s for s in split(args.cost_sites, ()) if s in cases]
+    pages = min(args.cost_pages, 200) if args.quick else args.cost_pages
+    costs = []
+    for site in cost_sites[:1] if args.quick else cost_sites:
+        print(f"cost run {site}, {pages} pages ...", file=sys.stderr, flush=True)
+        costs.append(cost_run(site, cases[site], pages, MARKS))
+    command = shlex.join([".venv/bin/python", "bench/learning.py",
+                          *(argv if argv is not None else sys.argv[1:])])
+    text = report(runs, costs, command)
+    print(text)
+    if args.write:
+        write_section(args.write, text, SECTION)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
