@@ -32,7 +32,7 @@ MAX_PAGE_BYTES = 32 * 1024 * 1024
 SNIFF_BYTES = 4096
 """How far into the bytes a charset declaration is looked for (the HTML spec's prescan: 1024)."""
 
-DROPPED_TAGS = ("script", "style", "template", "link", "svg", "math", "iframe", "object",
+DROPPED_TAGS = ("script", "style", "template", "link", "svg", "iframe", "object",
                 "embed", "canvas", "button", "input", "select", "textarea", "noembed",
                 "noframes")
 """Elements that never carry readable text; removed with their content."""
