@@ -43,6 +43,9 @@ MAYBE_CONTENT_RE = re.compile(r"and|article|body|column|content|main|mathjax|sha
 COMMENTS_RE = re.compile(r"comment|disqus|replies|respond|reactions", re.I)
 """Class/id words of comment sections: noise for the article even when they are long."""
 
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+ITEM_TAGS = frozenset({"li", "dt", "dd", "td", "th"})
+
 SLUG_WORDS = 4
 _SLUG_SPLIT_RE = re.compile(r"[-_]+")
 
@@ -223,12 +226,34 @@ def summary_node(stats: TreeStats,
     """
     paras = econ.text_node_sets(stats)
     kept, pruned = econ.joint_para(paras)
+    pruned = [i for i in pruned if not _heads_content(stats, i) and not _list_item(stats, i)]
     if heading is not None and kept and max(map(_prose_chars, kept)) < SHORT_PAGE_CHARS:
         kept = _near(stats, kept, heading) or kept
     snippet = econ.snippet_node(kept, size=_prose_chars)
     if snippet is None:
         return _short_page(stats, paras)
     return _backtrack(stats, snippet), snippet, pruned
+
+
+def _heads_content(stats: TreeStats, i: int) -> bool:
+    """A heading followed (past further headings) by a block with sentences labels that
+    block: Joint-para must not prune it for its own lack of punctuation (a subheading above
+    a list or a table)."""
+    after = i
+    while stats.elements[after].tag in HEADING_TAGS:
+        after = stats.end[after]
+        if after >= len(stats.elements) or stats.parent[after] != stats.parent[i]:
+            return False
+        if stats.excluded[after]:
+            return False
+    return after != i and stats.content_punc(after) > 0
+
+
+def _list_item(stats: TreeStats, i: int) -> bool:
+    """List items and table cells of plain text (names, ingredients, figures) are content
+    without punctuation; only link-led ones are navigation."""
+    return (stats.elements[i].tag in ITEM_TAGS
+            and stats.link_density(i) <= MAX_LINK_DENSITY)
 
 
 def _near(stats: TreeStats, paras: list[econ.TextPara], heading: int) -> list[econ.TextPara]:
