@@ -41,7 +41,7 @@ from winnow.extractor import extract_page
 from winnow.layout import apply as apply_layout
 from winnow.page import PageError, iter_elements, parse_page, wn_id
 from winnow.result import Extraction
-from winnow.sitemodel import Observation, SiteModel, _fixed_text_ids
+from winnow.sitemodel import Observation, SiteModel
 
 SECTION = "learning"
 TEMPLATE = "template+econ"
@@ -209,8 +209,7 @@ def source_ids(model: SiteModel, seen: Observation) -> dict[str, set[int]] | Non
         return None
     cluster = model.clusters[template.cluster]
     ids = {"layout": set(apply_layout(cluster.layout, seen.layout, model.anchors).noise_ids),
-           "chunks": set(label_chunks(seen.chunks, cluster.chunks).template_ids),
-           "pattern": _fixed_text_ids(cluster.pattern, seen.tree)}
+           "chunks": set(label_chunks(seen.chunks, cluster.chunks).template_ids)}
     noise = {wn_id(el) for el in template.noise}
     return ids if set().union(*ids.values()) == noise else None
 
@@ -485,14 +484,14 @@ def diagnosis_table(runs: Sequence[SiteRun]) -> list[str]:
         return ["No page lost more than "
                 f"{DIAGNOSE_MARGIN} F1 to its learned template."]
     rows = ["| page | before | learned F1 / P / R | single F1 / P / R | elements: layout, "
-            "chunks, pattern | gold in layout / chunks / pattern noise |",
+            "chunks | gold in layout / chunks noise |",
             "|---|---|---|---|---|---|"]
     for v in bad:
         src, lost = v.sources, v.gold_lost
         shares = ("n/a (split does not add up)" if "n/a" in lost else
-                  " / ".join(f"{lost.get(key, 0):.2f}" for key in ("layout", "chunks", "pattern")))
+                  " / ".join(f"{lost.get(key, 0):.2f}" for key in ("layout", "chunks")))
         rows.append(f"| {v.case.id} | {v.seen} | {prf(v.learned)} | {prf(v.single)} "
-                    f"| {src.get('layout', 0)}, {src.get('chunks', 0)}, {src.get('pattern', 0)} "
+                    f"| {src.get('layout', 0)}, {src.get('chunks', 0)} "
                     f"| {shares} |")
     return rows
 
