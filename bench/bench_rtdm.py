@@ -16,6 +16,7 @@ similarity); "RTDM eps" stops at the clustering threshold (lines 15-16 of Figure
 from __future__ import annotations
 
 import argparse
+import datetime
 import functools
 import gc
 import itertools
@@ -26,7 +27,9 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+from evaluate import _git_state, _nproc, write_section
 from winnow import evaluation as ev
 from winnow.page import parse_page
 from winnow.patterns import compose, extract, pattern_of
@@ -169,18 +172,28 @@ def pattern_table(quick: bool) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a third of the pairs")
+    parser.add_argument("--write", type=Path, help="write/replace the rtdm section of this file")
     args = parser.parse_args(argv)
     if not (ev.data_dir() / "articles" / "sites" / "manifest.json").is_file():
         print(f"evaluation data not found at {ev.data_dir()} (set WINNOW_DATA)",
               file=sys.stderr)
         return 2
     pairs = site_pairs(args.quick) + large_pairs()
-    print(f"RTDM vs plain top-down, per comparison ({platform.python_implementation()} "
-          f"{platform.python_version()}, {platform.machine()}, one process):\n")
-    print(comparison_table(measure(pairs)))
-    print("\nne-patterns on the Big9 pages (first 4 pages of each site-year composed, "
-          "the other 6 extracted):\n")
-    print(pattern_table(args.quick))
+    command = " ".join([".venv/bin/python", "bench/bench_rtdm.py", *(argv or sys.argv[1:])])
+    text = "\n".join([
+        "## RTDM against the plain top-down distance", "",
+        f"Command: `{command}`  ",
+        f"Date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; machine: nproc "
+        f"{_nproc()}, {platform.machine()}, {platform.python_implementation()} "
+        f"{platform.python_version()}; {_git_state()}.", "",
+        "Time per comparison on the same page pairs, one process:", "",
+        comparison_table(measure(pairs)), "",
+        "ne-patterns on the Big9 pages (first 4 pages of each site-year composed, "
+        "the other 6 extracted):", "",
+        pattern_table(args.quick), ""])
+    print(text)
+    if args.write:
+        write_section(args.write, text, "rtdm")
     return 0
 
 
