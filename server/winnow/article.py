@@ -60,7 +60,7 @@ MAX_NOISE_SHARE = 0.5
 
 TEASER_TAGS = frozenset({"li", "div", "article", "section", "dd", "dt"})
 MIN_TEASERS = 3
-MAX_TEASER_CHARS = 400
+MAX_TEASER_CHARS = 600
 """Teaser records are short: a headline link and at most a sentence or two each."""
 MIN_TEASER_LINK_DENSITY = 0.1
 MIN_TEASERS_WITH_LINK = 0.8
