@@ -44,6 +44,9 @@ COMMENTS_RE = re.compile(r"comment|disqus|replies|respond|reactions", re.I)
 """Class/id words of comment sections: noise for the article even when they are long."""
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+INLINE_TAGS = frozenset({"span", "a", "b", "i", "em", "strong", "font", "small", "u", "label"})
+MAX_INLINE_NOISE_CHARS = 300
+"""An inline element with a noise class (byline, author, tags) holds a line, not more."""
 ITEM_TAGS = frozenset({"li", "dt", "dd", "td", "th"})
 
 SLUG_WORDS = 4
@@ -148,7 +151,8 @@ def noise_roots(stats: TreeStats) -> list[int]:
     class names speak of a layout, as in `page no-sidebars`)."""
     limit = MAX_NOISE_SHARE * max(stats.content_punc(0), 1)
     roots = [i for i, el in enumerate(stats.elements)
-             if is_noise_hint(el) and (stats.content_punc(i) < limit or is_comments(el))]
+             if is_noise_hint(el) and (stats.content_punc(i) < limit or is_comments(el))
+             and not _swallows_blocks(stats, i)]
     roots.extend(teaser_lists(stats))
     return roots
 
@@ -167,6 +171,12 @@ def template_roots(stats: TreeStats, flagged: set[int]) -> list[int]:
 
 def _all_template(stats: TreeStats, template: list[int], i: int) -> bool:
     return stats.chars[i] > 0 and template[i] >= stats.chars[i]
+
+
+def _swallows_blocks(stats: TreeStats, i: int) -> bool:
+    """An inline element holding more than a line of text is broken markup (an unclosed
+    byline <span> that swallowed the post): its class names the byline, not its content."""
+    return stats.elements[i].tag in INLINE_TAGS and stats.chars[i] > MAX_INLINE_NOISE_CHARS
 
 
 def teaser_lists(stats: TreeStats) -> list[int]:
