@@ -353,7 +353,7 @@ def extract_article(page: Page, title_heading: HtmlElement | None = None,
     summary, snippet, pruned = found
     drop = set(i for i in pruned if econ.is_descendant(stats, i, summary))
     drop.update(_excluded_roots(stats, summary))
-    drop.update(_link_lists(stats, summary))
+    drop.update(_link_lists(stats, summary, snippet))
     drop.update(_trailing_noise(stats, summary, snippet, drop))
     return _build(stats, summary, drop, page_chars)
 
@@ -405,12 +405,15 @@ def _excluded_roots(stats: TreeStats, summary: int) -> list[int]:
 _BLOCKS = frozenset({"div", "ul", "ol", "table", "section", "dl", "form", "header"})
 
 
-def _link_lists(stats: TreeStats, summary: int) -> list[int]:
+def _link_lists(stats: TreeStats, summary: int, snippet: int) -> list[int]:
     """Blocks inside the summary-node that are mostly links and hold no sentences, or whose
-    class says noise and that hold few sentences (Readability's conditional cleaning)."""
+    class says noise and that hold few sentences (Readability's conditional cleaning).
+    Blocks around the snippet-node are the article itself and are never pruned."""
     found = []
     for i in range(summary + 1, stats.end[summary]):
         if stats.excluded[i] or stats.elements[i].tag not in _BLOCKS:
+            continue
+        if econ.is_descendant(stats, snippet, i):
             continue
         if stats.link_density(i) > MAX_LINK_DENSITY and stats.content_punc(i) <= 1:
             found.append(i)
