@@ -106,6 +106,8 @@ class Block:
     weight_noanchor: int
     links: tuple[Link, ...] = ()
     ids: tuple[int, ...] = ()
+    chunk_path: str = ""
+    """The longer path Ma et al.'s chunks are keyed by (`CHUNK_PATH_COMPONENTS` ancestors)."""
 
 
 class _Chunker:
@@ -114,6 +116,7 @@ class _Chunker:
 
     def __init__(self, path_components: int, min_chars: int) -> None:
         self.depth, self.min_chars = path_components, min_chars
+        self.chunk_depth = max(path_components, CHUNK_PATH_COMPONENTS)
         self.stack: list[str] = []
         self.blocks: list[Block] = []
         self.links: list[Link] = []
@@ -138,7 +141,8 @@ class _Chunker:
             if text and len(sig) >= self.min_chars:
                 plain = sig if len(self.plain) == len(self.parts) else sigchars("".join(self.plain))
                 self.blocks.append(Block("/".join(self.stack[-self.depth:]), text, sig,
-                                         len(plain), tuple(self.block_links), tuple(self.ids)))
+                                         len(plain), tuple(self.block_links), tuple(self.ids),
+                                         "/".join(self.stack[-self.chunk_depth:])))
         self._reset()
 
     def add(self, text: str, owner: int | None) -> None:
@@ -239,10 +243,15 @@ def page_chunks(page: Page) -> list[Chunk]:
     """The text chunks of a page, in document order; every non-empty text counts (a lone "|" or
     "»" of a navigation bar is template text too)."""
     blocks, _ = walk(page, CHUNK_PATH_COMPONENTS, 0)
+    return chunks_of(blocks)
+
+
+def chunks_of(blocks: Iterable[Block]) -> list[Chunk]:
+    """Text chunks from blocks walked with min_chars 0 (see `layout.segment_with_chunks`)."""
     chunks: list[Chunk] = []
     for block in blocks:
         text = block.text.casefold()
-        chunks.append(Chunk(block.path, text, block.ids, chunk_key(block.path, text)))
+        chunks.append(Chunk(block.chunk_path, text, block.ids, chunk_key(block.chunk_path, text)))
     return chunks
 
 

@@ -32,7 +32,7 @@ from urllib.parse import urldefrag, urljoin
 
 from rapidfuzz.distance import Indel
 
-from winnow.chunks import Block, Link, sigchars, walk
+from winnow.chunks import Block, Chunk, Link, chunks_of, sigchars, walk
 from winnow.page import Page
 
 __all__ = ["AnchorTexts", "Block", "Label", "Layout", "LayoutMatch", "LayoutPattern", "Link",
@@ -101,6 +101,14 @@ def segment(page: Page) -> Layout:
     with Webstemmer's path length and minimum size), its links and its URL."""
     blocks, links = walk(page, PATH_COMPONENTS, MIN_CHARS)
     return Layout(tuple(blocks), tuple(links), page.url)
+
+
+def segment_with_chunks(page: Page) -> tuple[Layout, list[Chunk]]:
+    """`segment` and `chunks.page_chunks` from one walk of the page (the site model needs
+    both for every page, and the walk is the costly part)."""
+    blocks, links = walk(page, PATH_COMPONENTS, 0)
+    kept = tuple(b for b in blocks if len(b.sig) >= MIN_CHARS)
+    return Layout(kept, tuple(links), page.url), chunks_of(blocks)
 
 
 # --- sequences and texts -------------------------------------------------------------------------

@@ -26,9 +26,9 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from winnow import patterns
-from winnow.chunks import Chunk, ChunkTable, label_chunks, page_chunks
+from winnow.chunks import Chunk, ChunkTable, label_chunks
 from winnow.clustering import Clusterer
-from winnow.layout import Layout, LayoutPattern, outgoing_anchors, segment
+from winnow.layout import Layout, LayoutPattern, outgoing_anchors, segment_with_chunks
 from winnow.layout import apply as apply_layout
 from winnow.page import Page, iter_elements, stamp_ids, wn_id
 from winnow.tree import Tree, build_tree
@@ -118,9 +118,10 @@ class SiteModel:
         """Read what learning and template matching need from a page, once, and find the
         cluster it belongs to."""
         stamp_ids(page)
-        tree, page_layout = build_tree(page.body), segment(page)
+        tree = build_tree(page.body)
+        page_layout, chunks = segment_with_chunks(page)
         matches = self.clusterer.matches(tree, page_layout.signature)
-        return Observation(page, tree, page_layout, page_chunks(page), matches)
+        return Observation(page, tree, page_layout, chunks, matches)
 
     def add(self, seen: Observation) -> int:
         """Learn from an observed page; return the id of the cluster it joined."""
