@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
@@ -328,23 +328,30 @@ def _stops(stats: TreeStats, child: int, parent: int) -> bool:
     return added_density < LOW_DENSITY_STOP * child_density
 
 
-def extract_article(page: Page, title_heading: HtmlElement | None = None,
-                    template_noise: Iterable[HtmlElement] = ()) -> ArticleContent | None:
+@dataclass
+class PageHints:
+    """What is known of a page besides its tree: the heading that shows the title (from
+    metadata) and, from a learned site template, the elements whose own text it explains
+    (static blocks, template text chunks)."""
+
+    title_heading: HtmlElement | None = None
+    template_noise: Sequence[HtmlElement] = ()
+
+
+def extract_article(page: Page, hints: PageHints | None = None) -> ArticleContent | None:
     """Return the article's content from a single page, or None when ECON finds no text.
 
-    `title_heading` is the heading that shows the article's title, when metadata found one.
-    `template_noise` are elements whose own text a learned site template explains (static
-    blocks, template text chunks): subtrees made only of such text count for nothing, as
-    hinted noise does, and ECON runs on what is left.
+    Subtrees made only of text the template explains count for nothing, as hinted noise
+    does, and ECON runs on what is left.
     """
+    hints = hints or PageHints()
     body = page.body
     stats = econ.collect_stats(body)
     page_chars = stats.chars[0]
     roots = noise_roots(stats)
-    flagged = {i for i in map(stats.index.get, template_noise) if i is not None}
-    roots.extend(template_roots(stats, flagged))
+    roots.extend(template_roots(stats, _indices(stats, hints.template_noise)))
     econ.exclude_subtrees(stats, roots)
-    heading = stats.index.get(title_heading) if title_heading is not None else None
+    heading = stats.index.get(hints.title_heading) if hints.title_heading is not None else None
     if heading is not None and stats.excluded[heading]:
         heading = None
     found = summary_node(stats, heading)
@@ -391,6 +398,10 @@ def _children(stats: TreeStats, i: int) -> list[int]:
         kids.append(j)
         j = stats.end[j]
     return kids
+
+
+def _indices(stats: TreeStats, elements: Iterable[HtmlElement]) -> set[int]:
+    return {i for i in map(stats.index.get, elements) if i is not None}
 
 
 def _excluded_roots(stats: TreeStats, summary: int) -> list[int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from winnow.article import ArticleContent, extract_article
+from winnow.article import ArticleContent, PageHints, extract_article
 from winnow.metadata import Metadata, extract_metadata, text_direction
 from winnow.page import Page, parse_page
 from winnow.render import Rendered, render_article
@@ -41,7 +41,7 @@ def extract_page(page: Page, template: Template | None = None,
     clock = clock or _Clock()
     url = page.url
     meta = extract_metadata(page)
-    found = extract_article(page, meta.heading, template.noise if template else ())
+    found = extract_article(page, PageHints(meta.heading, template.noise if template else ()))
     if found is not None:
         meta.dir = text_direction(page, found.source)
     clock.lap("extract")
