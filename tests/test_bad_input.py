@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import codecs
 import random
-import sys
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,18 +20,7 @@ SENTENCES = ("The council met on Tuesday, and it voted on the new budget. "
 PARA = f"<p>{SENTENCES * 3}</p>"
 ARTICLE = f"<html><head><title>Budget</title></head><body><article>{PARA}{PARA}</article>" \
           "</body></html>"
-DEFAULT_RECURSION_LIMIT = 1000
-
-
-@pytest.fixture(autouse=True)
-def default_recursion_limit() -> Iterator[None]:
-    """Run every case with CPython's default recursion limit, whatever the runner set."""
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(DEFAULT_RECURSION_LIMIT)
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(old)
+pytestmark = pytest.mark.usefixtures("default_recursion_limit")
 
 
 def run(html: Any, url: str | None = None) -> Extraction | PageError:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import statistics
 from collections import Counter
 
 import pytest
-from test_layout import ARTICLES, article_html, slug, stamp
+from helpers import ARTICLES, article_html, site_year_groups, slug, stamp
 from winnow import chunks
 from winnow import evaluation as ev
 from winnow import layout as lay
@@ -151,17 +150,8 @@ def test_layout_blocks_come_from_the_same_chunker() -> None:
 def test_real_sites_template_text_misses_the_gold_text() -> None:
     """Per site/year, learn a table from five pages and label the other five: template chunks
     hold almost none of the gold text, and do hold part of each page."""
-    root = ev.data_dir()
-    if not (root / "articles" / "sites" / "manifest.json").is_file():
-        message = f"sites corpus not found at {root} (set WINNOW_DATA)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    groups: dict[str, list[ev.Case]] = {}
-    for case in ev.sites_cases(root):
-        groups.setdefault(case.id.rsplit("/", 1)[0], []).append(case)
     gold_in_template, template_share = [], []
-    for cases in groups.values():
+    for cases in site_year_groups().values():
         table = ChunkTable()
         for case in cases[:5]:
             table.add(chunks.page_chunks(parse_page(case.html)), case.id)

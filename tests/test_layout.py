@@ -4,108 +4,17 @@ and a real-data check on the Big9 sites corpus (skipped when absent, failing und
 from __future__ import annotations
 
 import json
-import os
 import statistics
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-import lxml.html
 import pytest
+from helpers import ARTICLES, SITE, article_html, site_year_groups, slug, stamp
 from winnow import evaluation as ev
 from winnow import layout as lay
 from winnow.layout import Label, LayoutPattern
 from winnow.page import parse_page
-
-SITE = "https://planet.example"
-NAV = "".join(f'<li><a href="/{s.lower()}">{s}</a></li>'
-              for s in ("World", "Politics", "Business", "Science", "Culture"))
-BAR = ('<div class="bar"><a href="/">Home</a> | <a href="/news">News</a> | '
-       '<a href="/sports">Sports</a></div>')
-
-ARTICLES = [
-    ("City council approves the new harbor bridge after a decade of debate", "Maria Lopez", [
-        "The city council approves the new harbor bridge after a decade of debate, ending one "
-        "of the longest planning fights in the history of the port district.",
-        "Construction is expected to start next spring, and the first lanes could open to "
-        "traffic within four years if the federal grant arrives on time.",
-        "Residents of the east bank, who have waited years for a faster route downtown, "
-        "cheered as the final vote was read aloud in the packed chamber.",
-        "Critics warned that the budget leaves no room for cost overruns.",
-    ]),
-    ("Drought forces farmers in the valley to switch to hardier crops", "Tom Becker", [
-        "A third summer of drought forces farmers in the valley to switch to hardier crops, "
-        "with sorghum and chickpeas replacing the thirsty corn of past decades.",
-        "Agronomists at the state university say yields have held up better than feared, "
-        "although prices for the new crops remain volatile.",
-        "Several growers have joined a cooperative to share irrigation equipment and to "
-        "negotiate with the regional water authority.",
-        "The ministry promised emergency aid before the autumn harvest.",
-    ]),
-    ("Museum returns looted bronze statues to their temple of origin", "Aiko Tanaka", [
-        "The national museum returns looted bronze statues to their temple of origin, closing "
-        "a dispute that lasted almost forty years and involved three governments.",
-        "Curators documented every scratch on the figures before they were packed in custom "
-        "crates and flown home under armed escort.",
-        "Monks at the temple held a ceremony at dawn to welcome the statues back, and "
-        "pilgrims travelled from distant provinces to attend.",
-        "Scholars hope the case becomes a model for other restitution claims.",
-    ]),
-    ("Local robotics team wins the national championship with a climbing robot", "Sam Okafor", [
-        "A local robotics team wins the national championship with a climbing robot that "
-        "scaled the final wall in under nine seconds, a new tournament record.",
-        "The students, most of them in their first year of high school, built the machine "
-        "from salvaged parts and a secondhand motor controller.",
-        "Their coach, a retired engineer, said the real prize was watching them debug late "
-        "into the night without ever giving up on the design.",
-        "The team will represent the country at the world finals in June.",
-    ]),
-    ("Night trains return to the northern line after twenty years of absence", "Lena Fischer", [
-        "Night trains return to the northern line after twenty years of absence, offering "
-        "sleeper cabins between the capital and the mountain towns.",
-        "The operator expects most passengers to be hikers and skiers, but business travellers "
-        "have already booked many of the first departures.",
-        "Tickets went on sale at midnight and the opening weekend sold out within hours, "
-        "according to a spokesperson for the railway.",
-        "Environmental groups welcomed the return of the service.",
-    ]),
-    ("Scientists map the deepest cave system ever found beneath the desert", "Omar Haddad", [
-        "Scientists map the deepest cave system ever found beneath the desert, descending more "
-        "than two kilometres through flooded shafts and narrow crawlways.",
-        "The expedition used underwater drones to chart passages too tight for divers and "
-        "collected samples of microbes that live without sunlight.",
-        "Geologists believe the caves formed when an ancient river carved through limestone "
-        "millions of years before the desert existed.",
-        "A documentary about the expedition will air later this year.",
-    ]),
-]
-
-
-def stamp(html: str) -> str:
-    """Number every element in document order, as the content script does (data-wn)."""
-    root = lxml.html.document_fromstring(html)
-    for i, el in enumerate(root.iter()):
-        el.set("data-wn", str(i))
-    return str(lxml.html.tostring(root, encoding="unicode"))
-
-
-def slug(i: int) -> str:
-    return f"{SITE}/2024/story-{i}.html"
-
-
-def article_html(i: int, sidebar: bool = True) -> str:
-    headline, byline, paragraphs = ARTICLES[i % len(ARTICLES)]
-    side = ('<div class="sidebar"><h3>Most read today</h3><ul>'
-            '<li><a href="/a">Storm closes the coastal highway</a></li>'
-            '<li><a href="/b">Mayor unveils the winter budget</a></li></ul></div>')
-    side = side if sidebar else ""
-    story = "".join(f"<p>{p}</p>" for p in paragraphs)
-    return stamp(f"""<html><head><title>{headline} - The Daily Planet</title></head><body>
-<div id="header"><div class="logo">The Daily Planet</div><ul class="nav">{NAV}</ul>{BAR}</div>
-<div id="main"><div class="article"><h1>{headline}</h1>
-<p class="byline">By {byline}, staff writer</p><div class="story">{story}</div></div>{side}</div>
-<div id="footer">{BAR}<p class="legal">Copyright 2024 Daily Planet Media. All rights
-reserved.</p></div></body></html>""")
 
 
 def other_template_html(i: int) -> str:
@@ -309,25 +218,11 @@ def _shingle_cover(gold: str, text: str) -> float:
     return sum(min(n, have[s]) for s, n in want.items()) / total if total else 0.0
 
 
-def _template_groups() -> dict[str, list[ev.Case]]:
-    """The sites corpus by site/year, or skip (fail under CI) when the data is absent."""
-    root = ev.data_dir()
-    if not (root / "articles" / "sites" / "manifest.json").is_file():
-        message = f"sites corpus not found at {root} (set WINNOW_DATA)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    groups: dict[str, list[ev.Case]] = {}
-    for case in ev.sites_cases(root):
-        groups.setdefault(case.id.rsplit("/", 1)[0], []).append(case)
-    return groups
-
-
 def test_real_sites_main_blocks_cover_the_gold_text() -> None:
     """Per site/year: the largest group of same-template pages (Sim >= 0.8), learn from five,
     label the held-out ones. Main and title text must cover the gold, static text must not."""
     rows = []
-    for name, cases in sorted(_template_groups().items()):
+    for name, cases in sorted(site_year_groups().items()):
         layouts = [lay.segment(parse_page(c.html)) for c in cases]
         clusters: list[list[int]] = []
         for i, layout in enumerate(layouts):

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
 
 import pytest
+from helpers import require_corpus
 from winnow.metadata import (
     Metadata,
     clean_byline,
@@ -19,7 +18,6 @@ from winnow.metadata import (
 from winnow.page import Page, parse_page
 
 URL = "http://fakehost/test/page.html"
-REPO_ROOT = Path(__file__).resolve().parent.parent
 TITLE_EXACT_MIN = 0.90
 """Share of corpus pages whose title must equal Readability's expected title exactly."""
 LANG_DIR_MIN = 0.95
@@ -320,25 +318,14 @@ def test_odd_pages_do_not_raise(markup: str) -> None:
 
 # --- corpus -----------------------------------------------------------------------------------
 
-def _data_dir() -> Path | None:
-    """The shared data directory: $WINNOW_DATA, else ../shared/data next to the repository."""
-    configured = os.environ.get("WINNOW_DATA")
-    path = Path(configured) if configured else REPO_ROOT.parent / "shared" / "data"
-    return path if path.is_dir() else None
-
-
 def _ws(text: object) -> str:
     return re.sub(r"\s+", " ", text).strip() if isinstance(text, str) else ""
 
 
 def test_readability_corpus_rates() -> None:
-    data = _data_dir()
-    cases = sorted((data / "articles" / "readability").glob("*/expected-metadata.json")) \
-        if data else []
-    if not cases:
-        if os.environ.get("CI"):
-            pytest.fail("corpus missing: set WINNOW_DATA to the shared data directory")
-        pytest.skip("corpus not available (set WINNOW_DATA)")
+    base = require_corpus("articles", "readability") / "articles" / "readability"
+    cases = sorted(base.glob("*/expected-metadata.json"))
+    assert cases, f"no readability cases under {base}"
     hits = {"title": 0, "lang": 0, "dir": 0}
     misses: list[str] = []
     for case in cases:

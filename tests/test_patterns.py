@@ -4,10 +4,9 @@ matching with the cost model A-H, extraction, title/body labelling, JSON, real p
 from __future__ import annotations
 
 import json
-import os
-from collections import defaultdict
 
 import pytest
+from helpers import site_year_groups, tree_of
 from winnow import evaluation as ev
 from winnow.page import parse_page
 from winnow.patterns import (
@@ -33,7 +32,7 @@ from winnow.patterns import (
     promote,
     terms,
 )
-from winnow.tree import Tree, build_tree, from_arrays
+from winnow.tree import Tree, build_tree
 
 PAGE = """<html><head><title>{title} - The Daily</title></head><body>
 <div id="nav"><a href="/">Home</a> <a href="/world">World</a> <a href="/sport">Sport</a></div>
@@ -62,18 +61,7 @@ PAGES = [page("Storm hits the harbour", "Ann Lee", [1, 2, 3]),
 
 def pattern_tree(spec: str) -> Tree:
     """A pattern tree from 'r(a + b(?))', the wildcards written as their kind."""
-    labels: list[str] = []
-    parents: list[int] = []
-    open_nodes = [-1]
-    for token in spec.replace("(", " ( ").replace(")", " ) ").split():
-        if token == "(":
-            open_nodes.append(len(labels) - 1)
-        elif token == ")":
-            open_nodes.pop()
-        else:
-            labels.append(WILDCARD_LABELS.get(token, token))
-            parents.append(open_nodes[-1])
-    return from_arrays(labels, labels, parents)
+    return tree_of(spec, WILDCARD_LABELS)
 
 
 def pattern(spec: str) -> Pattern:
@@ -308,16 +296,8 @@ def test_from_json_rejects_bad_patterns() -> None:
 @pytest.fixture(scope="module")
 def site_cases() -> dict[tuple[str, str], list[tuple[ev.Case, Tree]]]:
     """(case, tree) of the Big9 pages per (site, year); skips (fails under CI) without data."""
-    if not (ev.data_dir() / "articles" / "sites" / "manifest.json").is_file():
-        message = f"evaluation data not found at {ev.data_dir()} (set WINNOW_DATA)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    groups: dict[tuple[str, str], list[tuple[ev.Case, Tree]]] = defaultdict(list)
-    for case in ev.sites_cases():
-        key = (str(case.metadata["site"]), str(case.metadata["year"]))
-        groups[key].append((case, build_tree(parse_page(case.html).root)))
-    return groups
+    return {key: [(case, build_tree(parse_page(case.html).root)) for case in cases]
+            for key, cases in site_year_groups().items()}
 
 
 def _held_out_recall(items: list[tuple[ev.Case, Tree]], learn: int,

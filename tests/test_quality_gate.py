@@ -8,11 +8,11 @@ directory the gate skips, except under CI (env CI set), where it fails.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import require_corpus
 from winnow import evaluation as ev
 
 FLOORS_PATH = Path(__file__).with_name("quality_floors.json")
@@ -22,11 +22,7 @@ REPIN = "re-pin with: .venv/bin/python bench/evaluate.py --engines winnow --pin-
 @pytest.fixture(scope="module")
 def floors() -> dict[str, Any]:
     """The pinned floors; skips (fails under CI) when the data directory is absent."""
-    if not (ev.data_dir() / "articles").is_dir():
-        message = f"evaluation data not found at {ev.data_dir()} (set WINNOW_DATA)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    require_corpus("articles")
     data: dict[str, Any] = json.loads(FLOORS_PATH.read_text("utf-8"))
     return data
 

@@ -12,10 +12,10 @@ pixnet (0.19), qq (0.67), wikipedia (0.73), mozilla-1 (0.79), breitbart (0.80).
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
+from helpers import require_corpus
 from winnow import evaluation as ev
 from winnow import extract
 
@@ -47,12 +47,7 @@ def _normalise(text: str | None) -> str:
 @pytest.fixture(scope="module")
 def cases() -> dict[str, ev.Case]:
     """The readability cases by id; skips (fails under CI) when the data is absent."""
-    base = ev.data_dir() / "articles" / "readability"
-    if not base.is_dir():
-        message = f"evaluation data not found at {ev.data_dir()} (set WINNOW_DATA)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    require_corpus("articles", "readability")
     return {case.id: case for case in ev.readability_cases() if case.id in FLOORS}
 
 

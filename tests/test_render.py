@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
-
 import lxml.etree as etree
 import lxml.html
 import pytest
@@ -12,18 +9,7 @@ from winnow.markdown import count_words
 from winnow.render import Rendered, best_srcset_url, is_placeholder, render_article, safe_url
 
 BASE = "https://example.com/news/story.html"
-DEFAULT_RECURSION_LIMIT = 1000
-
-
-@pytest.fixture(autouse=True)
-def default_recursion_limit() -> Iterator[None]:
-    """Run every case with CPython's default recursion limit, whatever the runner set."""
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(DEFAULT_RECURSION_LIMIT)
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(old)
+pytestmark = pytest.mark.usefixtures("default_recursion_limit")
 
 
 def render(html: str, base_url: str | None = BASE, title: str | None = None) -> Rendered:

@@ -6,14 +6,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-import os
 import random
 import statistics
 import sys
-from collections import defaultdict
 
 import pytest
-from winnow import evaluation as ev
+from helpers import site_year_groups, tree_of
 from winnow.page import parse_page
 from winnow.rtdm import (
     CLUSTER_SIMILARITY,
@@ -29,22 +27,6 @@ from winnow.rtdm import (
     top_down_distance,
 )
 from winnow.tree import LabelOptions, Tree, TreeError, build_tree, from_arrays
-
-
-def tree_of(spec: str) -> Tree:
-    """A tree from 'a(b c(d))': a label, then its children in parentheses."""
-    labels: list[str] = []
-    parents: list[int] = []
-    open_nodes = [-1]
-    for token in spec.replace("(", " ( ").replace(")", " ) ").split():
-        if token == "(":
-            open_nodes.append(len(labels) - 1)
-        elif token == ")":
-            open_nodes.pop()
-        else:
-            labels.append(token)
-            parents.append(open_nodes[-1])
-    return from_arrays(labels, labels, parents)
 
 
 def random_tree(rng: random.Random, size: int, alphabet: str = "abc") -> Tree:
@@ -308,16 +290,8 @@ mix templates (cnn 2017, forbes 2009 and foxnews 2009 hold two or three)."""
 @pytest.fixture(scope="module")
 def site_trees() -> dict[tuple[str, str], list[Tree]]:
     """Trees of the Big9 pages per (site, year); skips (fails under CI) without data."""
-    if not (ev.data_dir() / "articles" / "sites" / "manifest.json").is_file():
-        message = f"evaluation data not found at {ev.data_dir()} (set WINNOW_DATA)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    groups: dict[tuple[str, str], list[Tree]] = defaultdict(list)
-    for case in ev.sites_cases():
-        key = (str(case.metadata["site"]), str(case.metadata["year"]))
-        groups[key].append(build_tree(parse_page(case.html).root))
-    return groups
+    return {key: [build_tree(parse_page(case.html).root) for case in cases]
+            for key, cases in site_year_groups().items()}
 
 
 def test_pages_of_one_template_are_similar(
