@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import fields, replace
 
 from winnow.article import ArticleContent, PageHints, extract_article
 from winnow.metadata import Metadata, extract_metadata, text_direction
 from winnow.page import Page, parse_page
 from winnow.render import Rendered, render_article
-from winnow.result import Article, Extraction
+from winnow.result import Article, ArticleInfo, Extraction
 from winnow.router import route
 from winnow.sitemodel import SiteModel, Template
 
@@ -65,11 +65,11 @@ def extract_page(page: Page, template: Template | None = None,
 
 
 def _article(meta: Metadata, rendered: Rendered) -> Article:
-    return Article(
-        title=meta.title, byline=meta.byline, published=meta.published, lang=meta.lang,
-        dir=meta.dir, site_name=meta.site_name, lead_image=meta.lead_image or _first(rendered),
-        html=rendered.html, text=rendered.text, markdown=rendered.markdown,
-        excerpt=meta.description or _excerpt(rendered.text), word_count=rendered.word_count)
+    info = {f.name: getattr(meta, f.name) for f in fields(ArticleInfo)}
+    info["lead_image"] = meta.lead_image or _first(rendered)
+    return Article(**info, html=rendered.html, text=rendered.text, markdown=rendered.markdown,
+                   excerpt=meta.description or _excerpt(rendered.text),
+                   word_count=rendered.word_count)
 
 
 def _first(rendered: Rendered) -> str | None:

@@ -28,6 +28,7 @@ import lxml.etree as etree
 from lxml.html import HtmlElement
 
 from winnow.page import Page, is_hidden
+from winnow.result import ArticleInfo
 
 # --- thresholds -------------------------------------------------------------------------------
 
@@ -132,16 +133,9 @@ _UNLIKELY_ROLES = frozenset(("menu", "menubar", "complementary", "navigation", "
 
 
 @dataclass
-class Metadata:
-    """What is known about an article besides its content; every field may be missing."""
+class Metadata(ArticleInfo):
+    """The article's metadata as read from the page, plus what extraction needs of it."""
 
-    title: str | None = None
-    byline: str | None = None
-    published: str | None = None
-    lang: str | None = None
-    dir: str | None = None
-    site_name: str | None = None
-    lead_image: str | None = None
     description: str | None = None
     heading: HtmlElement | None = None
     """The body's heading that shows the title (not part of the public result)."""

@@ -13,8 +13,8 @@ PageKind = Literal["article", "thread", "other"]
 
 
 @dataclass
-class Article:
-    """A reader view of one article: metadata plus the body as HTML, text and Markdown."""
+class ArticleInfo:
+    """What is known about an article besides its body; every field may be missing."""
 
     title: str | None = None
     byline: str | None = None
@@ -23,6 +23,12 @@ class Article:
     dir: str | None = None
     site_name: str | None = None
     lead_image: str | None = None
+
+
+@dataclass
+class Article(ArticleInfo):
+    """A reader view of one article: metadata plus the body as HTML, text and Markdown."""
+
     html: str = ""
     text: str = ""
     markdown: str = ""
