@@ -224,6 +224,16 @@ def test_title_heading_dropped() -> None:
     assert kept.markdown == "# Another headline\n\nBody"
 
 
+def test_byline_line_dropped_when_shown_apart() -> None:
+    html = "<p>By Jane Doe, Reuters</p><p>Jane Doe wrote this, and more.</p>"
+    out = render_article(lxml.html.fragment_fromstring(html, create_parent="div"), BASE,
+                         byline="Jane Doe")
+    assert out.text == "Jane Doe wrote this, and more."
+    kept = render_article(lxml.html.fragment_fromstring(html, create_parent="div"), BASE,
+                          byline="John Roe")
+    assert kept.text.startswith("By Jane Doe, Reuters")
+
+
 def test_markdown_escapes_text() -> None:
     out = render("<p>1. not a list</p><p># not a heading *nor emphasis* [x](y) a_b _c_</p>")
     assert out.markdown == ("1\\. not a list\n\n"

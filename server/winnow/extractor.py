@@ -45,7 +45,7 @@ def extract_page(page: Page, template: Template | None = None,
     if found is not None:
         meta.dir = text_direction(page, found.source)
     clock.lap("extract")
-    rendered = render_article(found.content, url, meta.title) if found else None
+    rendered = render_article(found.content, url, meta.title, meta.byline) if found else None
     clock.lap("render")
     kind = route(page, rendered.text if rendered else "", found.page_chars if found else 0)
     result = Extraction(kind=kind, method="template+econ" if template else "econ")

@@ -61,6 +61,12 @@ ALLOWED_ATTRIBUTES = {
 URL_SCHEMES = {"http", "https", "mailto"}
 
 
+BYLINE_BLOCKS = 3
+"""How many leading blocks are looked at for a byline line."""
+
+BYLINE_EXTRA_WORDS = 8
+"""Words a byline line may carry besides the name ("By", the outlet, a date)."""
+
 def to_text(root: etree._Element) -> str:
     """Return the tree's plain text: blocks separated by blank lines."""
     blocks: list[str] = []
@@ -109,10 +115,29 @@ def drop_title_heading(root: etree._Element, title: str) -> None:
     key = _title_key(title)
     if heading is None or not key or _title_key(_all_text(heading)) != key:
         return
-    parent, previous, tail = heading.getparent(), heading.getprevious(), heading.tail
+    _remove_keeping_tail(heading)
+
+
+def drop_byline_block(root: etree._Element, byline: str) -> None:
+    """Remove a short block among the first ones that only gives the byline ("By Jane Doe,
+    Reuters"), which the reader shows separately, as it does the title."""
+    key = _title_key(byline)
+    if not key:
+        return
+    for block in list(root)[:BYLINE_BLOCKS]:
+        words = _title_key(_all_text(block))
+        if len(words) > len(key) + BYLINE_EXTRA_WORDS:
+            continue
+        if words[:len(key)] == key or words[1:len(key) + 1] == key:
+            _remove_keeping_tail(block)
+            return
+
+
+def _remove_keeping_tail(el: etree._Element) -> None:
+    parent, previous, tail = el.getparent(), el.getprevious(), el.tail
     if parent is None:
         return
-    parent.remove(heading)
+    parent.remove(el)
     if tail and tail.strip():
         if previous is not None:
             previous.tail = (previous.tail or "") + tail

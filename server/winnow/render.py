@@ -17,7 +17,14 @@ from urllib.parse import urljoin, urlsplit
 
 import lxml.etree as etree
 
-from winnow.markdown import count_words, drop_title_heading, sanitize_html, to_markdown, to_text
+from winnow.markdown import (
+    count_words,
+    drop_byline_block,
+    drop_title_heading,
+    sanitize_html,
+    to_markdown,
+    to_text,
+)
 from winnow.page import HtmlElement, is_hidden
 
 MAX_BLOCK_DEPTH = 40  # kept blocks nested deeper are unwrapped (their text stays)
@@ -103,13 +110,16 @@ class Rendered:
 
 
 def render_article(content: HtmlElement, base_url: str | None,
-                   title: str | None = None) -> Rendered:
-    """Render the extracted content subtree as sanitized HTML, text and Markdown."""
+                   title: str | None = None, byline: str | None = None) -> Rendered:
+    """Render the extracted content subtree as sanitized HTML, text and Markdown, without
+    the heading and the byline line that repeat the `title` and `byline` shown apart."""
     renderer = _Renderer(content, base_url)
     renderer.walk()
     root = renderer.root
     if title:
         drop_title_heading(root, title)
+    if byline:
+        drop_byline_block(root, byline)
     text = to_text(root)
     images = list(dict.fromkeys(img.get("src", "") for img in root.iter("img")))
     return Rendered(html=sanitize_html(root, renderer.code_classes), text=text,
