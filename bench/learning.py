@@ -546,8 +546,10 @@ def report(runs: Sequence[SiteRun], costs: Sequence[CostRun], command: str) -> s
         lines += [
             "", "### Cost per added page", "",
             "One site model per site browses N pages, cycling through the site's pages in "
-            "browsing order; each page is extracted with the model (parse included), then "
-            "parsed again and learned. perf_counter per page; windows of the 10 pages up to "
+            "browsing order, as `winnow extract --learn` does it: parse and observe once, "
+            "extract with the template (the extract column, parse included), then learn from "
+            "the same observation (the add column). perf_counter per page; windows of the 10 "
+            "pages up to "
             "each mark, and whole cycles (the same pages, so directly comparable).", "",
             *cost_table(costs, cycle), "", *size_table(costs),
         ]
