@@ -284,10 +284,11 @@ def _prose_chars(para: econ.TextPara) -> int:
 def _short_page(stats: TreeStats,
                 paras: list[econ.TextPara]) -> tuple[int, int, list[int]] | None:
     """The paper's weak spot: no text-para has punctuation (a one-line page, a caption-only
-    photo page). Take the longest non-link text-para's parent, pruning nothing."""
+    photo page). Take the longest non-link text-para's parent, pruning nothing; a page
+    whose few words sit right in <body> or in one link is its own summary-node."""
     snippet = econ.snippet_node([p for p in paras if _prose_chars(p)], size=_prose_chars)
     if snippet is None:
-        return None
+        return (0, 0, []) if stats.chars[0] else None
     return max(stats.parent[snippet], 0), snippet, []
 
 
