@@ -44,6 +44,7 @@ COMMENTS_RE = re.compile(r"comment|disqus|replies|respond|reactions", re.I)
 """Class/id words of comment sections: noise for the article even when they are long."""
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+PARAGRAPH_TAGS = frozenset({"p", "div", "blockquote", "pre"})
 INLINE_TAGS = frozenset({"span", "a", "b", "i", "em", "strong", "font", "small", "u", "label"})
 MAX_INLINE_NOISE_CHARS = 300
 """An inline element with a noise class (byline, author, tags) holds a line, not more."""
@@ -284,12 +285,22 @@ def _prose_chars(para: econ.TextPara) -> int:
 def _short_page(stats: TreeStats,
                 paras: list[econ.TextPara]) -> tuple[int, int, list[int]] | None:
     """The paper's weak spot: no text-para has punctuation (a one-line page, a caption-only
-    photo page). Take the longest non-link text-para's parent, pruning nothing; a page
-    whose few words sit right in <body> or in one link is its own summary-node."""
+    photo page). Take the longest non-link text-para's parent, pruning nothing. A page whose
+    few words sit right in <body>, or in paragraphs a link wraps, is its own summary-node;
+    a page of bare links is not an article."""
     snippet = econ.snippet_node([p for p in paras if _prose_chars(p)], size=_prose_chars)
-    if snippet is None:
-        return (0, 0, []) if stats.chars[0] else None
-    return max(stats.parent[snippet], 0), snippet, []
+    if snippet is not None:
+        return max(stats.parent[snippet], 0), snippet, []
+    if stats.content_chars(0) or _link_wraps_blocks(stats):
+        return 0, 0, []
+    return None
+
+
+def _link_wraps_blocks(stats: TreeStats) -> bool:
+    """True when a link holds paragraphs: a script-driven page, not a navigation link."""
+    return any(stats.is_link[i] and not stats.excluded[i]
+               and any(stats.elements[j].tag in PARAGRAPH_TAGS for j in range(i + 1, stats.end[i]))
+               for i in range(len(stats.elements)))
 
 
 def _backtrack(stats: TreeStats, snippet: int) -> int:
