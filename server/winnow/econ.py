@@ -36,8 +36,8 @@ the comma of 15,303 are not punctuation of prose (stock tickers and timestamps a
 
 BIG_NODE_TAGS = frozenset({
     "p", "br", "h1", "h2", "h3", "h4", "h5", "h6", "b", "strong", "em", "i", "u", "font",
-    "span", "a", "small", "big", "sup", "sub", "blockquote", "li", "td", "code", "q", "cite",
-    "mark", "abbr", "time",
+    "span", "a", "small", "big", "sup", "sub", "blockquote", "li", "td", "th", "dt", "dd",
+    "caption", "figcaption", "code", "q", "cite", "mark", "abbr", "time",
 })
 """Tags the paper lists as big-nodes whatever their text (III.B, condition 2): they break
 news text into pieces. The scanned list is partly illegible; these are the line-breaking,
