@@ -56,6 +56,8 @@ _SLUG_SPLIT_RE = re.compile(r"[-_]+")
 NOISE_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "alert",
                          "alertdialog", "dialog", "banner", "contentinfo", "search"})
 NOISE_TAGS = frozenset({"nav", "aside", "footer", "dialog", "menu", "form"})
+NAMED_NOISE_TAGS = frozenset({"nav", "aside", "footer"})
+"""Noise tags that are never a page-wide wrapper (a <form> around the whole page is)."""
 NEVER_NOISE_TAGS = frozenset({"html", "body", "article", "main", "a", "table", "tbody", "tr",
                               "td", "th", "pre", "code", "figure", "img", "picture"})
 
@@ -148,11 +150,12 @@ def _names(el: HtmlElement) -> str:
 
 def noise_roots(stats: TreeStats) -> list[int]:
     """Elements whose subtrees are noise before any extraction: teaser lists, and hinted
-    containers unless they hold most of the page's sentences (then they are wrappers whose
-    class names speak of a layout, as in `page no-sidebars`)."""
+    containers unless class words are all that says so and they hold most of the page's
+    sentences (then they are wrappers whose class names speak of a layout, as in
+    `page no-sidebars`; an <aside>, a comment list or a navigation role is never that)."""
     limit = MAX_NOISE_SHARE * max(stats.content_punc(0), 1)
     roots = [i for i, el in enumerate(stats.elements)
-             if is_noise_hint(el) and (stats.content_punc(i) < limit or is_comments(el))
+             if is_noise_hint(el) and (stats.content_punc(i) < limit or _named_noise(el))
              and not _swallows_blocks(stats, i)]
     roots.extend(teaser_lists(stats))
     return roots
@@ -219,6 +222,12 @@ def _starts_with_link(stats: TreeStats, item: int) -> bool:
                 j = stats.parent[j]
             return stats.is_link[j]
     return False
+
+
+def _named_noise(el: HtmlElement) -> bool:
+    """Noise by what the element is (tag, role, comments), not by layout class words."""
+    return (el.tag in NAMED_NOISE_TAGS or (el.get("role") or "").lower() in NOISE_ROLES
+            or is_comments(el))
 
 
 def is_comments(el: HtmlElement) -> bool:
