@@ -48,7 +48,7 @@ PARAGRAPH_TAGS = frozenset({"p", "div", "blockquote", "pre"})
 INLINE_TAGS = frozenset({"span", "a", "b", "i", "em", "strong", "font", "small", "u", "label"})
 MAX_INLINE_NOISE_CHARS = 300
 """An inline element with a noise class (byline, author, tags) holds a line, not more."""
-ITEM_TAGS = frozenset({"li", "dt", "dd", "td", "th"})
+ITEM_TAGS = frozenset({"li", "dt", "dd", "td", "th", "figcaption", "caption"})
 
 SLUG_WORDS = 4
 _SLUG_SPLIT_RE = re.compile(r"[-_]+")
@@ -270,8 +270,8 @@ def _heads_content(stats: TreeStats, i: int) -> bool:
 
 
 def _list_item(stats: TreeStats, i: int) -> bool:
-    """List items and table cells of plain text (names, ingredients, figures) are content
-    without punctuation; only link-led ones are navigation."""
+    """List items, table cells and captions of plain text (names, ingredients, figures) are
+    content without punctuation; only link-heavy ones are navigation."""
     return (stats.elements[i].tag in ITEM_TAGS
             and stats.link_density(i) <= MAX_LINK_DENSITY)
 
