@@ -32,7 +32,8 @@ UNLIKELY_RE = re.compile(
     r"gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|"
     r"sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|share|sharing|"
     r"newsletter|promo|outbrain|taboola|cookie|masthead|subscribe|signup|toolbar|"
-    r"byline|author|bio|footnote|contact|tags|shopping|scroll",
+    r"byline|author|bio|footnote|contact|tags|shopping|scroll|"
+    r"sr-only|visually-hidden|visuallyhidden|screen-reader|off-screen|offscreen",
     re.I)
 """Class/id words of template noise (Mozilla Readability's unlikelyCandidates, extended)."""
 
