@@ -186,3 +186,15 @@ def test_cli_learn_without_a_site_reports_the_input(
                  "jsonl", *paths]) == 1
     line = json.loads(capsys.readouterr().out)
     assert line["path"] == paths[0] and "--site" in line["error"]
+
+
+def test_passages_give_the_ne_pattern_extraction() -> None:
+    """The cluster's ne-pattern (RTDM 4.3-4.4) extracts the varying passages of a page of
+    its template; the story's paragraphs are among them and the navigation is not."""
+    model = learned([news_page(n) for n in range(4)])
+    found = model.passages(parse_page(news_page(9)))
+    assert found is not None
+    text = " ".join(passage.text for passage in found.passages)
+    assert sentence(9, 3) in text
+    assert "Home" not in text
+    assert learned([news_page(1)]).passages(parse_page(gallery_page(1))) is None
