@@ -432,3 +432,18 @@ def test_inline_words_inside_paragraph_survive() -> None:
     assert result.article is not None
     assert "published by the Ministry of Health on Tuesday" in result.article.text
     assert "It was very good" in result.article.text
+
+
+def test_flat_comment_section_after_its_heading_is_not_article() -> None:
+    """Blogs that put comments in the article's own container, separated only by a
+    "N Comments" heading: the heading and what follows are not the article."""
+    comments = "".join(f"<p>Great post, really. I agree with point {k}, mostly.</p>"
+                       for k in range(8))
+    html = (f"<html><body><div class='content'><h1>Title</h1><p>{SENTENCE} {SENTENCE}</p>"
+            f"<p>{SENTENCE}</p><h2>8 Comments</h2>{comments}</div></body></html>")
+    result = extract(html)
+    assert result.article is not None
+    assert SENTENCE.split(",")[0] in result.article.text
+    assert "Great post" not in result.article.text
+    section = extract(html.replace("8 Comments", "Response"))
+    assert section.article is not None and "Great post" in section.article.text

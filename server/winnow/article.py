@@ -42,6 +42,11 @@ MAYBE_CONTENT_RE = re.compile(r"and|article|body|column|content|main|mathjax|sha
 """Words that overrule UNLIKELY_RE: 'main-header' may hold the article (Readability)."""
 
 COMMENTS_RE = re.compile(r"comment|disqus|replies|respond|reactions", re.I)
+COMMENTS_HEADING_RE = re.compile(
+    r"^(\d+\s+(comments?|responses?|replies|reactions)\b"
+    r"|(comments|responses|replies|reactions|discussion)\s*(\(\d+\))?\s*:?$"
+    r"|(leave a (comment|reply)|post a comment|add a comment|join the discussion)\b)", re.I)
+"""Headings that open a comment section ("Comments", "12 Responses", "Leave a Reply")."""
 """Class/id words of comment sections: noise for the article even when they are long."""
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -384,6 +389,7 @@ def extract_article(page: Page, hints: PageHints | None = None) -> ArticleConten
     drop.update(_excluded_roots(stats, summary))
     drop.update(_link_lists(stats, summary, snippet))
     drop.update(_trailing_noise(stats, summary, snippet, drop))
+    drop.update(_comments_section(stats, summary, snippet))
     return _build(stats, summary, drop, page_chars)
 
 
@@ -402,6 +408,32 @@ def _trailing_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]
             if stats.link_density(i) <= TAIL_LINK_DENSITY:
                 break
             found.append(i)
+    return found
+
+
+def _comments_section(stats: TreeStats, summary: int, snippet: int) -> list[int]:
+    """Everything from a "Comments" / "N Responses" heading after the article's text on:
+    flat blog layouts put the comments in the article's own container, with nothing but
+    that heading between them."""
+    for i in range(snippet + 1, stats.end[summary]):
+        el = stats.elements[i]
+        if (el.tag in HEADING_TAGS and not stats.excluded[i]
+                and COMMENTS_HEADING_RE.match(" ".join(el.text_content().split()))):
+            return _from_here_on(stats, summary, i)
+    return []
+
+
+def _from_here_on(stats: TreeStats, summary: int, start: int) -> list[int]:
+    """`start` and every element after it inside `summary`, as outermost subtrees."""
+    found = [start]
+    node = start
+    while node != summary and node > 0:
+        parent = stats.parent[node]
+        j = stats.end[node]
+        while j < stats.end[parent]:
+            found.append(j)
+            j = stats.end[j]
+        node = parent
     return found
 
 
