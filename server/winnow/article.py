@@ -417,8 +417,8 @@ def _comments_section(stats: TreeStats, summary: int, snippet: int) -> list[int]
     that heading between them."""
     for i in range(snippet + 1, stats.end[summary]):
         el = stats.elements[i]
-        if (el.tag in HEADING_TAGS and not stats.excluded[i]
-                and COMMENTS_HEADING_RE.match(" ".join(el.text_content().split()))):
+        if el.tag in HEADING_TAGS and COMMENTS_HEADING_RE.match(
+                " ".join(el.text_content().split())):
             return _from_here_on(stats, summary, i)
     return []
 
