@@ -493,10 +493,12 @@ class LayoutMatch:
         return [i for i in self.ids(Label.STATIC) if i not in content]
 
 
-def apply(pattern: LayoutPattern, layout: Layout,
-          anchor_texts: AnchorTexts | None = None) -> LayoutMatch:
+def apply(pattern: LayoutPattern, layout: Layout, anchor_texts: AnchorTexts | None = None,
+          find_title: bool = True) -> LayoutMatch:
     """extract.py: align the page to the pattern and label every block (all unknown until the
-    pattern has MIN_PATTERN_PAGES pages); `anchor_texts` as for `LayoutPattern.add`."""
+    pattern has MIN_PATTERN_PAGES pages); `anchor_texts` as for `LayoutPattern.add`. Without
+    `find_title` no block is labelled TITLE, which spares recounting the title votes (the
+    costly part of `apply` when the pattern has just learned a page)."""
     if not pattern.ready:
         return LayoutMatch(tuple((b, Label.UNKNOWN, -1) for b in layout.blocks), 0.0, "none")
     sections = align(pattern.paths, layout.paths)
@@ -505,9 +507,9 @@ def apply(pattern: LayoutPattern, layout: Layout,
         if s >= 0:
             texts[s].append(block.sig)
     joined = ["".join(t)[:MAX_SECTION_CHARS] for t in texts]
-    wanted = anchors_for(layout, anchor_texts)
+    wanted = anchors_for(layout, anchor_texts) if find_title else []
     title, method = (pattern.by_anchors(joined, wanted), "anchors") if wanted else (-1, "")
-    if title < 0:
+    if title < 0 and find_title:
         title, method = pattern.title_section(), "pattern"
     if title < 0 or not joined[title]:
         title, method = -1, "none"

@@ -100,7 +100,6 @@ class Template:
     cluster: int
     pages_learned: int
     noise: list[HtmlElement]
-    title: str | None
     sources: dict[str, int]
 
 
@@ -154,7 +153,7 @@ class SiteModel:
 
     def _explain(self, cluster: int, learned: int, seen: Observation) -> Template:
         model = self.clusters[cluster]
-        matched = apply_layout(model.layout, seen.layout, self.anchors)
+        matched = apply_layout(model.layout, seen.layout, find_title=False)
         static = set(matched.noise_ids)
         chunk_ids = set(label_chunks(seen.chunks, model.chunks).template_ids)
         by_id = {i: el for el in iter_elements(seen.page.root)
@@ -163,7 +162,6 @@ class SiteModel:
         return Template(
             cluster=cluster, pages_learned=learned,
             noise=[by_id[i] for i in sorted(noise_ids) if i in by_id],
-            title=matched.title or None,
             sources={"layout": len(static), "chunks": len(chunk_ids)})
 
     def passages(self, page: Page | Observation) -> patterns.Extraction | None:
