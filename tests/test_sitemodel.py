@@ -198,3 +198,22 @@ def test_passages_give_the_ne_pattern_extraction() -> None:
     assert sentence(9, 3) in text
     assert "Home" not in text
     assert learned([news_page(1)]).passages(parse_page(gallery_page(1))) is None
+
+
+def test_unreadable_stored_model_is_relearned(tmp_path: Path,
+                                              caplog: pytest.LogCaptureFixture) -> None:
+    with Store.open(tmp_path) as store:
+        store.save_model("example.com", "site_model", {"version": 1, "site": "x"}, 1)
+        learner = Learner(store)
+        model = learner.model("example.com")
+        assert model.pages_seen == 0 and model.site == "example.com"
+    assert "unreadable" in caplog.text
+
+
+def test_cli_with_a_data_dir_that_is_a_file_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    not_a_dir = tmp_path / "file"
+    not_a_dir.write_text("x", encoding="utf-8")
+    assert main(["sites", "--data-dir", str(not_a_dir)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("winnow: cannot use ") and "data directory" in err

@@ -268,9 +268,14 @@ class Store:
     def open(cls, data_dir: Path | str, *, retention: Retention | None = None) -> Store:
         """Open (creating as needed) the store in `data_dir` and migrate it to
         `SCHEMA_VERSION`. Raise `SchemaVersionError` for a file from a newer Winnow and
-        `StoreError` for a file that is not a usable database."""
+        `StoreError` for a file that is not a usable database or a data directory that
+        cannot be made."""
         directory = Path(data_dir)
-        directory.mkdir(mode=DATA_DIR_MODE, parents=True, exist_ok=True)
+        try:
+            directory.mkdir(mode=DATA_DIR_MODE, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot use {directory} as the data directory: "
+                             f"{exc.strerror or exc}") from exc
         path = directory / DB_FILENAME
         conn: sqlite3.Connection | None = None
         try:
