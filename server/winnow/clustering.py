@@ -83,7 +83,6 @@ class Assignment:
 
     cluster: int | None
     similarity: float
-    merged: tuple[int, ...] = ()
 
 
 @dataclass
@@ -112,16 +111,17 @@ class Clusterer:
         matches = [(cid, score) for cid, score in matches if cid in self.clusters]
         if matches:
             target, score = matches[0]
-            merged = tuple(self._merge(target, other) for other, _ in matches[1:])
+            for other, _ in matches[1:]:
+                self._merge(target, other)
         else:
-            target, score, merged = self._new_cluster(signature), 1.0, ()
+            target, score = self._new_cluster(signature), 1.0
         cluster = self.clusters[target]
         cluster.pages += 1
         cluster.last_used = self.clock
         cluster.signature = signature
         cluster.remember(tree)
         self._evict()
-        return Assignment(target, score, merged)
+        return Assignment(target, score)
 
     def matches(self, tree: Tree, signature: list[str]) -> list[tuple[int, float]]:
         """Clusters at or above CLUSTER_SIMILARITY, most similar first. Representatives are
@@ -147,14 +147,13 @@ class Clusterer:
         self.next_id += 1
         return cluster.id
 
-    def _merge(self, into: int, other: int) -> int:
+    def _merge(self, into: int, other: int) -> None:
         """Fold cluster `other` into `into` (both matched one page: they converged)."""
         source = self.clusters.pop(other)
         target = self.clusters[into]
         target.pages += source.pages
         for tree in source.representatives[:1]:
             target.remember(tree)
-        return other
 
     def _evict(self) -> None:
         while len(self.clusters) > MAX_CLUSTERS:

@@ -73,8 +73,6 @@ class TreeStats:
     end: list[int]
     excluded: list[bool]
 
-    def of(self, el: HtmlElement) -> int:
-        return self.index[el]
 
     def content_punc(self, i: int) -> int:
         """Punctuation outside links: link text is navigation more often than news."""

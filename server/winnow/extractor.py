@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import fields, replace
 
-from winnow.article import ArticleContent, PageHints, extract_article
+from winnow.article import PageHints, extract_article
 from winnow.metadata import Metadata, extract_metadata, text_direction
 from winnow.page import Page, parse_page
 from winnow.render import Rendered, render_article
@@ -100,5 +100,3 @@ class _Clock:
         self.laps["total"] = round((time.perf_counter() - self.start) * 1000, 3)
         return self.laps
 
-
-__all__ = ["ArticleContent", "Page", "extract"]

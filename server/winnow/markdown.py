@@ -42,8 +42,8 @@ _ESCAPE_CHARS = frozenset("\\`*[]_<&")
 _LINE_START_CHARS = frozenset("#-+>=~0123456789")
 _BACKTICKS_RE = re.compile(r"`+")
 _CODE_CLASS_RE = re.compile(r"language-([\w+#.-]+)")
-_CJK_RE = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
-                     "\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]")
+CJK_RE = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
+                    "\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]")
 """Hangul jamo, kana, Hangul compatibility jamo, CJK ideographs and Hangul syllables."""
 _WORD_RE = re.compile(r"\w+")
 _PUNCT_TOKEN_RE = re.compile(r"\s[^\w\s]+(?=\s)")
@@ -87,9 +87,9 @@ def count_words(text: str) -> int:
     Chinese and Japanese put no spaces between words, so a character count is the usable
     measure there (Readability issues 381 and 429); Hangul follows the same rule.
     """
-    cjk = len(_CJK_RE.findall(text))
+    cjk = len(CJK_RE.findall(text))
     if cjk:
-        text = _CJK_RE.sub(" ", text)
+        text = CJK_RE.sub(" ", text)
     return cjk + len(text.split()) - len(_PUNCT_TOKEN_RE.findall(f" {text} "))
 
 
@@ -175,11 +175,17 @@ def _text_blocks(container: etree._Element, out: list[str]) -> None:
 
 
 def _flush_text(run: list[str], out: list[str]) -> None:
+    _flush(run, out, "\n".join)
+
+
+def _flush(run: list[str], out: list[str], join: Callable[[list[str]], str]) -> None:
+    """Turn the inline pieces gathered so far into one block of `out`, lines joined by
+    `join`, and start a new run."""
     if not run:
         return
     lines = _normalize_lines("".join(run))
     if lines:
-        out.append("\n".join(lines))
+        out.append(join(lines))
     run.clear()
 
 
@@ -275,12 +281,7 @@ def _md_blocks(container: etree._Element, out: list[str]) -> None:
 
 
 def _flush_md(run: list[str], out: list[str]) -> None:
-    if not run:
-        return
-    lines = _normalize_lines("".join(run))
-    if lines:
-        out.append(HARD_BREAK.join(_escape_line_start(line) for line in lines))
-    run.clear()
+    _flush(run, out, lambda lines: HARD_BREAK.join(map(_escape_line_start, lines)))
 
 
 def _md_inline(el: etree._Element) -> str:

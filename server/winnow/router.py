@@ -10,9 +10,10 @@ the forum issue; for now every page is an article or other.
 from __future__ import annotations
 
 import math
-import re
 
-from winnow.page import Page, is_hidden
+from winnow.article import is_noise_hint
+from winnow.markdown import CJK_RE
+from winnow.page import Page
 from winnow.result import PageKind
 
 MIN_PARAGRAPH_CHARS = 140
@@ -30,22 +31,20 @@ MIN_CONTENT_CHARS = 80
 MIN_PAGE_SHARE = 0.5
 """A short body holding this share of the page's text is the page's content."""
 
-_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _PARAGRAPH_TAGS = ("p", "pre", "blockquote")
-_NOISE_NAMES_RE = re.compile(r"comment|footer|sidebar|menu|nav|related", re.I)
 
 
 def weighted_length(text: str) -> int:
     """Length of stripped text with each CJK character counted CJK_WEIGHT times."""
     stripped = text.strip()
-    return len(stripped) + (CJK_WEIGHT - 1) * len(_CJK_RE.findall(stripped))
+    return len(stripped) + (CJK_WEIGHT - 1) * len(CJK_RE.findall(stripped))
 
 
 def looks_like_article(page: Page) -> bool:
     """True when the page has enough long visible paragraphs to be worth a reader view."""
     score = 0.0
     for el in page.body.iter(*_PARAGRAPH_TAGS):
-        if is_hidden(el) or _NOISE_NAMES_RE.search(f"{el.get('class')} {el.get('id')}"):
+        if is_noise_hint(el):
             continue
         length = weighted_length(el.text_content())
         if length < MIN_PARAGRAPH_CHARS:

@@ -30,7 +30,7 @@ from winnow.chunks import Chunk, ChunkTable, label_chunks
 from winnow.clustering import Clusterer
 from winnow.layout import Layout, LayoutPattern, outgoing_anchors, segment_with_chunks
 from winnow.layout import apply as apply_layout
-from winnow.page import Page, iter_elements, stamp_ids, wn_id
+from winnow.page import Page, stamp_ids
 from winnow.tree import Tree, build_tree
 
 FORMAT_VERSION = 1
@@ -156,8 +156,9 @@ class SiteModel:
         matched = apply_layout(model.layout, seen.layout, find_title=False)
         static = set(matched.noise_ids)
         chunk_ids = set(label_chunks(seen.chunks, model.chunks).template_ids)
-        by_id = {i: el for el in iter_elements(seen.page.root)
-                 if (i := wn_id(el)) is not None}
+        elements = seen.tree.elements or ()
+        by_id = {i: el for el, i in zip(elements, seen.tree.wn_ids, strict=True)
+                 if i is not None}
         noise_ids = static | chunk_ids
         return Template(
             cluster=cluster, pages_learned=learned,
