@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean chromium
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,7 +15,10 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/winnow --help
 
-test: $(STAMP)
+chromium:
+	scripts/ensure-chromium
+
+test: $(STAMP) chromium
 	$(VENV)/bin/ruff check server tests bench
 	$(PY) -m pytest -q
 
