@@ -48,7 +48,8 @@ def extract_page(page: Page, template: Template | None = None,
     rendered = render_article(found.content, url, meta.title, meta.byline) if found else None
     clock.lap("render")
     kind = route(page, rendered.text if rendered else "", found.page_chars if found else 0)
-    result = Extraction(kind=kind, method="template+econ" if template else "econ")
+    result = Extraction(kind=kind, method="template+econ" if template else "econ",
+                        title=meta.title, url=url)
     if template is not None:
         result.cluster, result.pages_learned = template.cluster, template.pages_learned
     if found is None or rendered is None or kind != "article":

@@ -26,14 +26,38 @@ class ArticleInfo:
 
 
 @dataclass
+class Post:
+    """One record of a thread or comment section: a forum post, a question, an answer or a
+    comment.
+
+    `date` is the date as the page shows it ("3 hours ago", "12.03.2019 14:05"); `published`
+    is that date parsed to ISO 8601 when it can be. `depth` is the reply nesting (0 for
+    top-level posts) where the page's structure shows nesting. `ids` are the `data-wn` ids of
+    the record's outermost elements (empty for pages without ids).
+    """
+
+    author: str | None = None
+    author_url: str | None = None
+    date: str | None = None
+    published: str | None = None
+    text: str = ""
+    html: str = ""
+    permalink: str | None = None
+    depth: int = 0
+    ids: list[int] = field(default_factory=list)
+
+
+@dataclass
 class Article(ArticleInfo):
-    """A reader view of one article: metadata plus the body as HTML, text and Markdown."""
+    """A reader view of one article: metadata plus the body as HTML, text and Markdown, and
+    the comments below it when the page has a comment section."""
 
     html: str = ""
     text: str = ""
     markdown: str = ""
     excerpt: str | None = None
     word_count: int = 0
+    comments: list[Post] = field(default_factory=list)
 
 
 @dataclass
@@ -44,12 +68,14 @@ class Extraction:
     empty for pages that carry no such ids. `timing_ms` has at least `total`, parse included.
     `method` is "econ" for single-page extraction and "template+econ" when a learned site
     template was used; then `cluster` names the template cluster and `pages_learned` how
-    many pages it learned from.
+    many pages it learned from. For a thread, `posts` holds its records in page order and
+    `title`/`url` say which thread it is (`article` is null); an article keeps its comments
+    in `article.comments`.
     """
 
     kind: PageKind
     article: Article | None = None
-    posts: list[dict[str, Any]] = field(default_factory=list)
+    posts: list[Post] = field(default_factory=list)
     noise_ids: list[int] = field(default_factory=list)
     content_ids: list[int] = field(default_factory=list)
     method: str = ""
@@ -57,6 +83,8 @@ class Extraction:
     timing_ms: dict[str, float] = field(default_factory=dict)
     cluster: int | None = None
     pages_learned: int = 0
+    title: str | None = None
+    url: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the result as plain JSON-ready data."""
