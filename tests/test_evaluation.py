@@ -6,7 +6,10 @@ import codecs
 from pathlib import Path
 
 import pytest
+from helpers import require_corpus
 from winnow import evaluation as ev
+from winnow.evaluation import forum_cases, score_posts
+from winnow.result import Post
 
 
 def test_tokenize_is_unicode_and_case_sensitive() -> None:
@@ -114,3 +117,40 @@ def test_corpus_fingerprint_sees_changed_files(tmp_path: Path) -> None:
     assert ev.corpus_fingerprint(["sites"], tmp_path) == before
     page.write_text("<p>one two</p>")
     assert ev.corpus_fingerprint(["sites"], tmp_path) != before
+
+
+# --- forum post scoring -------------------------------------------------------------------------
+
+def _posts(*texts: str, author: str | None = None) -> list[Post]:
+    return [Post(text=text, author=author, published="2020-01-01" if author else None)
+            for text in texts]
+
+
+def test_posts_match_by_the_first_30_non_space_characters() -> None:
+    gold = [{"text_start": "Hello there, this is the first post of the thread", "author": "Ann"},
+            {"text_start": "", "author": "Bob"}]
+    extracted = _posts("Hello  there,\nthis is the first post of the thread and more", "",
+                       author=" ann ")
+    score = score_posts(extracted, gold)
+    assert (score.found, score.perfect, score.author_correct, score.date_parsed) == (2, 1, 1, 2)
+
+
+def test_each_extracted_post_matches_one_gold_post_only() -> None:
+    gold = [{"text_start": "Same start of a post that repeats itself"}] * 2
+    score = score_posts(_posts("Same start of a post that repeats itself"), gold)
+    assert (score.found, score.precision, score.recall, score.perfect) == (1, 1.0, 0.5, 0)
+
+
+def test_extra_posts_cost_precision_and_perfection() -> None:
+    gold = [{"text_start": "A post"}]
+    score = score_posts(_posts("A post", "An ad that looks like a post"), gold)
+    assert (score.precision, score.recall, score.perfect) == (0.5, 1.0, 0)
+    total = score + score_posts(_posts("A post"), gold)
+    assert (total.pages, total.perfect, total.found, total.extracted) == (2, 1, 2, 3)
+
+
+def test_forum_cases_load_the_truth() -> None:
+    require_corpus("forums")
+    cases = forum_cases()
+    assert len(cases) == 77
+    assert sum(len(case.posts) for case in cases) == 1229

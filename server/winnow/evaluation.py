@@ -6,6 +6,12 @@ shorter shingle), and per page tp/fp/fn count shared, extra and missed shingles,
 their sum. Precision is averaged over pages with tp + fp > 0, recall over pages with tp + fn > 0,
 and F1 = 2PR / (P + R) of the averages.
 
+Forum threads are scored post by post as in the MiBAT paper, with the matching rule of the data
+README (`score_posts`): a gold post is found when an unused extracted post's text, all
+whitespace removed, starts with the first `POST_MATCH_CHARS` non-space characters of the gold
+`text_start`; precision = found / extracted, recall = found / gold, and a page is perfect when
+every gold post is found and nothing else was extracted.
+
 The corpora live in the shared data directory (`$WINNOW_DATA`, default `../shared/data` next to
 the repository); see its README for their origin. Each loader yields `Case`s.
 """
@@ -20,8 +26,8 @@ import os
 import re
 import statistics
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import astuple, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +42,8 @@ COMMENTS_MARKER = re.compile(r"^[^\w\n]*COMMENTS[^\w\n]*$", re.MULTILINE)
 """Dragnet's separator line (`!@#$%^&*()  COMMENTS`, typed inconsistently) before comments."""
 
 SETS = ("readability", "sites", "dragnet")
+POST_MATCH_CHARS = 30
+"""Non-space characters of a gold post's `text_start` an extracted post's text must start with."""
 
 _TOKEN_RE = re.compile(r"\w+")
 _SPACE_RE = re.compile(r"\s+")
@@ -256,6 +264,89 @@ def corpus_fingerprint(names: Iterable[str] = SETS, root: Path | None = None) ->
         for path in sorted(p for p in (base / name).rglob("*") if p.is_file()):
             digest.update(f"{path.relative_to(base).as_posix()}\t{path.stat().st_size}\n".encode())
     return digest.hexdigest()
+
+
+# --- forum threads ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ForumCase:
+    """One thread or comment page of `forums/`, with its gold posts from truth.json."""
+
+    id: str
+    path: Path
+    html: bytes
+    url: str | None
+    engine_family: str
+    posts: list[dict[str, Any]]
+
+
+def forum_cases(root: Path | None = None) -> list[ForumCase]:
+    """The forum pages in truth.json order."""
+    base = (root or data_dir()) / "forums"
+    truth: list[dict[str, Any]] = json.loads((base / "truth.json").read_text("utf-8"))
+    return [ForumCase(id=Path(entry["file"]).stem, path=base / entry["file"],
+                      html=(base / entry["file"]).read_bytes(), url=entry.get("url_if_known"),
+                      engine_family=entry["engine_family"], posts=entry["posts"])
+            for entry in truth]
+
+
+@dataclass(frozen=True)
+class PostScore:
+    """Post-level counts of one page (or of many, summed)."""
+
+    gold: int = 0
+    extracted: int = 0
+    found: int = 0
+    perfect: int = 0
+    pages: int = 0
+    author_correct: int = 0
+    date_parsed: int = 0
+
+    def __add__(self, other: PostScore) -> PostScore:
+        return PostScore(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
+
+    @property
+    def precision(self) -> float:
+        return self.found / self.extracted if self.extracted else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.found / self.gold if self.gold else 1.0
+
+
+def score_posts(extracted: Sequence[Any], gold: Sequence[dict[str, Any]]) -> PostScore:
+    """Score one page's extracted posts (objects with `text`, `author`, `published`) against
+    its gold posts. Each gold post takes the first unused extracted post that matches; among
+    the found posts, count authors equal to the gold author (case, spacing and a leading `@`
+    aside) and dates parsed to ISO 8601."""
+    keys = [_post_key(post.text or "") for post in extracted]
+    used = [False] * len(extracted)
+    found = authors = dates = 0
+    for post in gold:
+        want = _post_key(post.get("text_start") or "")[:POST_MATCH_CHARS]
+        match = next((i for i, key in enumerate(keys)
+                      if not used[i] and (key.startswith(want) if want else not key)), None)
+        if match is None:
+            continue
+        used[match] = True
+        found += 1
+        authors += _same_author(extracted[match].author, post.get("author"))
+        dates += bool(extracted[match].published)
+    perfect = found == len(gold) == len(extracted)
+    return PostScore(gold=len(gold), extracted=len(extracted), found=found, perfect=int(perfect),
+                     pages=1, author_correct=authors, date_parsed=dates)
+
+
+def _post_key(text: str) -> str:
+    return _SPACE_RE.sub("", text)
+
+
+def _same_author(found: str | None, gold: str | None) -> bool:
+    return _author_key(found) == _author_key(gold)
+
+
+def _author_key(name: str | None) -> str:
+    return " ".join((name or "").split()).lstrip("@").casefold()
 
 
 # --- running Winnow -----------------------------------------------------------------------------
