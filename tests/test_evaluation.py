@@ -154,3 +154,10 @@ def test_forum_cases_load_the_truth() -> None:
     cases = forum_cases()
     assert len(cases) == 77
     assert sum(len(case.posts) for case in cases) == 1229
+
+
+def test_segmentation_rule_credits_records_that_keep_their_header() -> None:
+    gold = [{"text_start": "The body of the post starts here"}]
+    extracted = _posts("ann 3 hours ago The body of the post starts here")
+    assert score_posts(extracted, gold).found == 0
+    assert score_posts(extracted, gold, contains=True).found == 1
