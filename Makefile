@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/winnow --help
+	$(VENV)/bin/winnow serve
 
 chromium:
 	scripts/ensure-chromium

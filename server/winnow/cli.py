@@ -48,7 +48,43 @@ def build_parser() -> argparse.ArgumentParser:
     _add_store(learn, required=False)
     sites = commands.add_parser("sites", help="list learned sites, clusters and pages")
     _add_store(sites, required=False)
+    _add_serve(commands.add_parser("serve", help="run the companion server the extension "
+                                   "talks to (WebSocket /ws, HTTP API, dashboard at /)"))
     return parser
+
+
+def _add_serve(serve: argparse.ArgumentParser) -> None:
+    from winnow.server.state import DEFAULT_HOST, DEFAULT_PORT, MAX_MESSAGE_BYTES
+
+    serve.add_argument("--host", default=DEFAULT_HOST,
+                       help=f"address to listen on (default {DEFAULT_HOST})")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT,
+                       help=f"port to listen on (default {DEFAULT_PORT})")
+    serve.add_argument("--data-dir", type=Path,
+                       help=f"where pages and models are kept (default {default_data_dir()})")
+    serve.add_argument("--allow-remote", action="store_true",
+                       help="allow --host to be a non-loopback address (other machines can "
+                            "then connect; they still need the token or an extension origin)")
+    serve.add_argument("--extension-id", action="append", default=[], metavar="ID",
+                       help="accept only this extension id (repeatable; default: any)")
+    serve.add_argument("--workers", type=int, help="worker processes (default: one per core)")
+    serve.add_argument("--max-message-bytes", type=int, default=MAX_MESSAGE_BYTES,
+                       help=f"largest WebSocket message (default {MAX_MESSAGE_BYTES:,})")
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Run `winnow serve` until interrupted."""
+    from winnow.server.app import serve
+    from winnow.server.state import ServerConfig, default_workers
+
+    if args.workers is not None and args.workers < 1:
+        raise ValueError("--workers must be at least 1")
+    serve(ServerConfig(data_dir=args.data_dir or default_data_dir(), host=args.host,
+                       port=args.port, max_message_bytes=args.max_message_bytes,
+                       workers=args.workers or default_workers(),
+                       extension_ids=tuple(args.extension_id),
+                       allow_remote=args.allow_remote))
+    return 0
 
 
 def _add_inputs(parser: argparse.ArgumentParser) -> None:
@@ -65,6 +101,8 @@ def _add_store(parser: argparse.ArgumentParser, required: bool) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        if args.command == "serve":
+            return run_serve(args)
         if args.command == "extract" and not args.learn:
             return run_extract(args.paths, args.url, args.format, sys.stdout)
         with Store.open(args.data_dir or default_data_dir()) as store:

@@ -1,23 +1,39 @@
 """Site models kept in a store: load on first use, learn page by page, save back.
 
-`Learner` is what the CLI (and later the server) uses to process pages the way browsing
-does: `extract` a page with what its site has learned so far, then `learn` from it, which
-stores the page and updates the site model. Models are saved as versioned JSON in the
-store, never pickled; a model saved by an older format is relearned from scratch.
+`Learner` is what the CLI and the server's workers use to process pages the way browsing
+does. A visit is two steps, so the server can reply between them: `visit` extracts a page
+with what its site has learned so far and, when the page is collected, stores it (one small
+transaction); `learn_visit` then updates the site model from the page already parsed and read
+for the extraction. `browse` does both at once (the CLI). Models are saved as versioned JSON
+in the store, never pickled; a model saved by an older format is relearned from scratch.
+
+Memory stays bounded however many sites are browsed: at most `MAX_CACHED_MODELS` models are
+kept in memory, and the least recently used one is saved (when changed) and dropped.
+
+Not thread-safe: a `SiteModel` is mutated in place, so one `Learner` belongs to one thread
+(the server gives each worker process its own and sends every page of a site to the same
+worker).
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 from winnow.extractor import extract, extract_page
 from winnow.page import parse_page
 from winnow.result import Extraction
-from winnow.sitemodel import FORMAT_VERSION, SiteModel
+from winnow.sitemodel import FORMAT_VERSION, Observation, SiteModel
 from winnow.store import Store
 
 MODEL_KIND = "site_model"
+
+MAX_CACHED_MODELS = 64
+"""Site models kept in memory; a site model is a few hundred KB to a few MB (bounded cluster
+representatives, layout windows and chunk tables), so this bounds a learner's memory."""
 
 log = logging.getLogger(__name__)
 
@@ -26,23 +42,48 @@ log = logging.getLogger(__name__)
 class Learned:
     """What learning one page did: where it was stored and which cluster it joined."""
 
-    page_id: int
+    page_id: int | None
     cluster: int
 
 
-class Learner:
-    """Site models of one store, cached in memory; `save` writes the changed ones back."""
+@dataclass
+class Visit:
+    """One page extracted (and stored when collected), ready to be learned from."""
 
-    def __init__(self, store: Store) -> None:
+    site: str
+    result: Extraction
+    page_id: int | None
+    seen: Observation
+
+    def model_state(self, model: SiteModel) -> dict[str, Any]:
+        """The site model's state this page was extracted with: clusters, pages learned,
+        the page's cluster (its best match, None for a new template) and what that cluster
+        has learned."""
+        matches = self.seen.matches
+        cluster = matches[0][0] if matches else None
+        learned = model.clusterer.clusters[cluster].pages if cluster in model.clusterer.clusters \
+            else 0
+        return {"clusters": len(model.clusterer.clusters), "pages": model.pages_seen,
+                "cluster": cluster, "pages_learned": learned}
+
+
+class Learner:
+    """Site models of one store, cached in memory (LRU); `save` writes changed ones back."""
+
+    def __init__(self, store: Store, max_models: int = MAX_CACHED_MODELS) -> None:
         self.store = store
-        self.models: dict[str, SiteModel] = {}
+        self.models: OrderedDict[str, SiteModel] = OrderedDict()
         self.dirty: set[str] = set()
+        self.max_models = max_models
 
     def model(self, site: str) -> SiteModel:
         """The site's model: cached, else loaded from the store, else a new one."""
-        if site not in self.models:
-            self.models[site] = self._load(site)
-        return self.models[site]
+        if site in self.models:
+            self.models.move_to_end(site)
+            return self.models[site]
+        model = self.models[site] = self._load(site)
+        self._evict()
+        return model
 
     def _load(self, site: str) -> SiteModel:
         data = self.store.load_model(site, MODEL_KIND)
@@ -52,6 +93,13 @@ class Learner:
             except (KeyError, TypeError, ValueError) as exc:
                 log.warning("site model of %s unreadable, relearning: %s", site, exc)
         return SiteModel(site)
+
+    def _evict(self) -> None:
+        """Save and drop the least recently used models beyond `max_models`."""
+        while len(self.models) > self.max_models:
+            site = next(iter(self.models))
+            self.save(site)
+            del self.models[site]
 
     def extract(self, site: str, html: bytes | str, url: str | None) -> Extraction:
         """Extract with what the site has learned so far."""
@@ -63,24 +111,76 @@ class Learner:
         cluster = self.model(site).add_page(parse_page(html, url))
         return self._stored(site, page_id, cluster)
 
+    def visit(self, site: str, html: bytes | str, url: str | None, stored_url: str, *,
+              title: str | None = None, collect: bool = True) -> Visit:
+        """Extract a page with what the site learned from earlier pages and, when `collect`,
+        store it; the page is parsed and read once, for this and for `learn_visit`.
+        `timing_ms` gains `parse` and `template` (the model's reading of the page) and its
+        `total` covers them."""
+        start = time.perf_counter()
+        model = self.model(site)
+        page = parse_page(html, url)
+        parsed = time.perf_counter()
+        seen = model.observe(page)
+        template = model.template(seen)
+        matched = time.perf_counter()
+        result = extract_page(seen.page, template)
+        result.timing_ms = {"parse": _ms(parsed - start), "template": _ms(matched - parsed),
+                            **result.timing_ms, "total": _ms(time.perf_counter() - start)}
+        page_id = None
+        if collect:
+            page_id = self.store.add_page(site, stored_url, html,
+                                          title=title or _title(result))
+        return Visit(site, result, page_id, seen)
+
+    def learn_visit(self, visit: Visit) -> Learned:
+        """Learn from a visited page (after the reply, in the server)."""
+        cluster = self.model(visit.site).add(visit.seen)
+        if visit.page_id is None:
+            self.dirty.add(visit.site)
+            return Learned(None, cluster)
+        return self._stored(visit.site, visit.page_id, cluster)
+
     def browse(self, site: str, html: bytes | str, url: str | None,
                stored_url: str) -> tuple[Extraction, Learned]:
         """What a visit does: extract with what the site learned from earlier pages, then
-        store the page and learn from it (the page is parsed and read once for both)."""
-        model = self.model(site)
-        seen = model.observe(parse_page(html, url))
-        result = extract_page(seen.page, model.template(seen))
-        page_id = self.store.add_page(site, stored_url, html,
-                                      title=result.article.title if result.article else None)
-        return result, self._stored(site, page_id, model.add(seen))
+        store the page and learn from it."""
+        visit = self.visit(site, html, url, stored_url)
+        return visit.result, self.learn_visit(visit)
 
     def _stored(self, site: str, page_id: int, cluster: int) -> Learned:
         self.store.set_cluster(page_id, cluster)
         self.dirty.add(site)
         return Learned(page_id, cluster)
 
-    def save(self) -> None:
-        """Write every changed model back to the store."""
-        for site in sorted(self.dirty):
-            self.store.save_model(site, MODEL_KIND, self.models[site].to_json(), FORMAT_VERSION)
-        self.dirty.clear()
+    def forget(self, site: str) -> int:
+        """Drop the site's model from memory and everything of the site from the store;
+        return the number of pages deleted."""
+        self.models.pop(site, None)
+        self.dirty.discard(site)
+        return self.store.forget_site(site)
+
+    def save(self, site: str | None = None) -> int:
+        """Write the changed model of `site`, or every changed model, back to the store;
+        return how many were written."""
+        sites = sorted(self.dirty) if site is None else [site] if site in self.dirty else []
+        for name in sites:
+            model = self.models[name]
+            self.store.save_model(name, MODEL_KIND, model.to_json(), FORMAT_VERSION,
+                                  summary=summary(model))
+            self.dirty.discard(name)
+        return len(sites)
+
+
+def summary(model: SiteModel) -> dict[str, Any]:
+    """What listings show of a model without loading it: pages learned and cluster sizes."""
+    return {"pages": model.pages_seen,
+            "clusters": {str(c.id): c.pages for c in model.clusterer.clusters.values()}}
+
+
+def _title(result: Extraction) -> str | None:
+    return result.article.title if result.article else None
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 3)

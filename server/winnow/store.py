@@ -45,7 +45,7 @@ import time
 import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -117,6 +117,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ),
+    (  # 2: a model's summary (pages learned, cluster sizes) readable without loading it
+        "ALTER TABLE site_models ADD COLUMN summary TEXT NOT NULL DEFAULT '{}'",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -182,13 +185,15 @@ class StoredModel:
 
 @dataclass(frozen=True)
 class SiteInfo:
-    """A site's summary: pages stored, distinct clusters among them, last visit (unix time)."""
+    """A site's summary: pages stored, distinct clusters among them, last visit (unix time),
+    and its settings over `DEFAULT_SITE_SETTINGS`."""
 
     site: str
     pages: int
     clusters: int
     last_seen: float | None
     created_at: float
+    settings: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_SITE_SETTINGS))
 
 
 @dataclass(frozen=True)
@@ -343,6 +348,20 @@ class Store:
                                (page_id,)).fetchone()
         return None if row is None else _to_page(row, with_html=True)
 
+    def page_site(self, page_id: int) -> str | None:
+        """Return the site of a stored page, or None when there is no such page."""
+        with self._reading() as conn:
+            row = conn.execute("SELECT site FROM pages WHERE id = ?", (page_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def recent_pages(self, site: str, limit: int) -> list[StoredPage]:
+        """Return the site's `limit` most recently seen pages, newest first, without HTML."""
+        with self._reading() as conn:
+            rows = conn.execute(f"SELECT {_PAGE_COLUMNS} FROM pages WHERE site = ? "
+                                "ORDER BY seen_at DESC, id DESC LIMIT ?",
+                                (normalize_site(site), limit)).fetchall()
+        return [_to_page(row, with_html=False) for row in rows]
+
     def iter_pages(self, site: str, cluster: int | None = None, limit: int | None = None, *,
                    with_html: bool = True) -> Iterator[StoredPage]:
         """Yield a site's pages in insertion order: all of them, or those of `cluster`, at
@@ -423,23 +442,48 @@ class Store:
 
     # -- site models ---------------------------------------------------------------------
 
-    def save_model(self, site: str, kind: str, data: dict[str, Any], version: int) -> None:
+    def save_model(self, site: str, kind: str, data: dict[str, Any], version: int,
+                   summary: dict[str, Any] | None = None) -> None:
         """Save a site model as JSON text, replacing the previous one of that kind.
-        `version` is the model's own format version. Raise ValueError for NaN or infinity
-        and TypeError for data JSON cannot hold."""
+        `version` is the model's own format version; `summary` is what listings show of
+        it (see `model_summaries`). Raise ValueError for NaN or infinity and TypeError for
+        data JSON cannot hold."""
         key = normalize_site(site)
         if not isinstance(data, dict):
             raise TypeError(f"a model must be a dict, got {type(data).__name__}")
         text = json.dumps(data, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+        brief = json.dumps(summary or {}, allow_nan=False, ensure_ascii=False)
         now = time.time()
         with self._transaction() as conn:
             _ensure_site(conn, key, now)
             conn.execute(
-                "INSERT INTO site_models (site, kind, version, data, updated_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (site, kind) DO UPDATE SET "
+                "INSERT INTO site_models (site, kind, version, data, updated_at, summary) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (site, kind) DO UPDATE SET "
                 "version = excluded.version, data = excluded.data, "
-                "updated_at = excluded.updated_at",
-                (key, kind, int(version), text, now))
+                "updated_at = excluded.updated_at, summary = excluded.summary",
+                (key, kind, int(version), text, now, brief))
+
+    def model_summaries(self, kind: str) -> dict[str, tuple[dict[str, Any], float]]:
+        """Return every site's saved model summary of `kind` with its save time, by site,
+        without reading the models themselves."""
+        with self._reading() as conn:
+            rows = conn.execute("SELECT site, summary, updated_at FROM site_models "
+                                "WHERE kind = ?", (kind,)).fetchall()
+        return {site: (_load_json_object(text, f"summary of {site}") or {}, float(updated))
+                for site, text, updated in rows}
+
+    def pages_per_day(self, site: str | None = None) -> list[tuple[str, str, int]]:
+        """Return (site, UTC day as YYYY-MM-DD, pages stored that were last seen that day),
+        of one site or all, ordered by day then site."""
+        sql = ("SELECT site, date(seen_at, 'unixepoch') AS day, COUNT(*) FROM pages {where}"
+               "GROUP BY site, day ORDER BY day, site")
+        with self._reading() as conn:
+            if site is None:
+                rows = conn.execute(sql.format(where="")).fetchall()
+            else:
+                rows = conn.execute(sql.format(where="WHERE site = ? "),
+                                    (normalize_site(site),)).fetchall()
+        return [(name, day, int(n)) for name, day, n in rows]
 
     def load_model(self, site: str, kind: str) -> dict[str, Any] | None:
         """Return the saved model data, or None when there is none or it is unreadable."""
@@ -465,10 +509,12 @@ class Store:
         with self._reading() as conn:
             rows = conn.execute(
                 "SELECT s.site, COUNT(p.id), COUNT(DISTINCT p.cluster), MAX(p.seen_at), "
-                "s.created_at FROM sites s LEFT JOIN pages p ON p.site = s.site "
+                "s.created_at, s.settings FROM sites s LEFT JOIN pages p ON p.site = s.site "
                 "GROUP BY s.site ORDER BY s.site").fetchall()
-        return [SiteInfo(site, int(pages), int(clusters), last, created)
-                for site, pages, clusters, last, created in rows]
+        return [SiteInfo(site, int(pages), int(clusters), last, created,
+                         {**DEFAULT_SITE_SETTINGS,
+                          **(_load_json_object(settings, f"settings of {site}") or {})})
+                for site, pages, clusters, last, created, settings in rows]
 
     def site_settings(self, site: str) -> dict[str, Any]:
         """Return a site's settings over `DEFAULT_SITE_SETTINGS` (defaults for unknown

@@ -1,0 +1,176 @@
+"""The HTTP API and the dashboard's files. Read-only: every change goes over the WebSocket.
+
+    GET /healthz                          liveness and versions
+    GET /                                 the dashboard (static/dashboard.html)
+    GET /static/{name}                    its script and style sheet
+    GET /api/sites                        sites: pages stored, learned, clusters, per day
+    GET /api/sites/{site}                 one site: clusters and learning state, recent pages
+    GET /api/sites/{site}/template?cluster=ID   a cluster's learned template, section by section
+    GET /api/pages/{id}/reader            the reader view as a standalone HTML page
+    GET /api/pages/{id}/export?format=json|csv|markdown   the page exported, as a download
+
+Static files are read from the package once, into `STATIC`, by fixed names: no part of a
+request path is ever used to open a file.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from winnow import __version__
+from winnow.export import FORMATS
+from winnow.learning import MODEL_KIND
+from winnow.server import protocol, worker
+from winnow.server.reader import CSP
+from winnow.server.state import STATE, ServerState
+from winnow.store import normalize_site
+
+STATIC_FILES = {
+    "dashboard.html": "text/html",
+    "dashboard.js": "text/javascript",
+    "dashboard.css": "text/css",
+}
+"""The dashboard's files, by name, with their media types."""
+RECENT_PAGES = 50
+"""Most recent stored pages listed per site."""
+DASHBOARD_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+                 "img-src 'self' data:; base-uri 'none'; form-action 'none'; "
+                 "frame-ancestors 'none'")
+
+
+def _load_static() -> dict[str, bytes]:
+    folder = resources.files("winnow.server").joinpath("static")
+    return {name: folder.joinpath(name).read_bytes() for name in STATIC_FILES}
+
+
+STATIC = _load_static()
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    return web.Response(text=json.dumps(data, ensure_ascii=False), status=status,
+                        content_type="application/json", headers={"Cache-Control": "no-store"})
+
+
+async def healthz(request: web.Request) -> web.Response:
+    state = request.app[STATE]
+    return _json({"ok": True, "name": "winnow", "version": __version__,
+                  "protocol": protocol.PROTOCOL_VERSION, "workers": state.workers.count})
+
+
+async def dashboard(request: web.Request) -> web.Response:
+    return _static("dashboard.html")
+
+
+async def static(request: web.Request) -> web.Response:
+    return _static(request.match_info["name"])
+
+
+def _static(name: str) -> web.Response:
+    if name not in STATIC:
+        raise web.HTTPNotFound(text="no such file\n")
+    return web.Response(body=STATIC[name], content_type=STATIC_FILES[name], charset="utf-8",
+                        headers={"Content-Security-Policy": DASHBOARD_CSP,
+                                 "Cache-Control": "no-cache"})
+
+
+async def sites(request: web.Request) -> web.Response:
+    state = request.app[STATE]
+    listing = await state.io(_sites, state)
+    return _json(listing)
+
+
+def _sites(state: ServerState) -> dict[str, Any]:
+    rows = state.site_stats()
+    learned = state.store.model_summaries(MODEL_KIND)
+    for row in rows:
+        row["pages_learned"] = learned.get(row["site"], ({}, 0.0))[0].get("pages", 0)
+    per_day = [{"site": s, "day": d, "pages": n} for s, d, n in state.store.pages_per_day()]
+    return {"sites": rows, "pages": sum(r["pages"] for r in rows), "per_day": per_day}
+
+
+def _site_param(request: web.Request) -> str:
+    try:
+        return normalize_site(request.match_info["site"])
+    except ValueError as exc:
+        raise web.HTTPBadRequest(text=f"{exc}\n") from None
+
+
+async def site(request: web.Request) -> web.Response:
+    state = request.app[STATE]
+    key = _site_param(request)
+    stored = await state.io(_site_pages, state, key)
+    model = await state.workers.run(key, worker.describe, key)
+    if not stored["known"] and model["pages_learned"] == 0:
+        raise web.HTTPNotFound(text=f"no site {key}\n")
+    clusters = [{k: v for k, v in c.items() if k != "sections"} for c in model["clusters"]]
+    for cluster in clusters:
+        cluster["pages_stored"] = stored["sizes"].get(cluster["id"], 0)
+    return _json({**stored["stats"], "pages_learned": model["pages_learned"],
+                  "min_cluster_pages": model["min_cluster_pages"], "clusters": clusters,
+                  "unclustered_pages": stored["sizes"].get(None, 0),
+                  "recent": stored["recent"], "per_day": stored["per_day"]})
+
+
+def _site_pages(state: ServerState, key: str) -> dict[str, Any]:
+    [stats] = state.site_stats(key)
+    recent = [{"id": p.id, "url": p.url, "title": p.title, "seen_at": p.seen_at,
+               "cluster": p.cluster, "bytes": p.html_size}
+              for p in state.store.recent_pages(key, RECENT_PAGES)]
+    return {"known": stats["last_seen"] is not None, "stats": stats, "recent": recent,
+            "sizes": state.store.cluster_sizes(key),
+            "per_day": [{"day": d, "pages": n} for _, d, n in state.store.pages_per_day(key)]}
+
+
+async def template(request: web.Request) -> web.Response:
+    state = request.app[STATE]
+    key = _site_param(request)
+    try:
+        wanted = int(request.query.get("cluster", ""))
+    except ValueError:
+        raise web.HTTPBadRequest(text="give ?cluster=ID (an integer)\n") from None
+    model = await state.workers.run(key, worker.describe, key)
+    for cluster in model["clusters"]:
+        if cluster["id"] == wanted:
+            return _json({"site": key, **cluster})
+    raise web.HTTPNotFound(text=f"no cluster {wanted} for {key}\n")
+
+
+async def _page_site(state: ServerState, page_id: int) -> str:
+    site = await state.io(state.store.page_site, page_id)
+    if site is None:
+        raise web.HTTPNotFound(text=f"no stored page {page_id}\n")
+    return site
+
+
+async def reader(request: web.Request) -> web.Response:
+    state = request.app[STATE]
+    page_id = int(request.match_info["page_id"])
+    site = await _page_site(state, page_id)
+    try:
+        document = await state.workers.run(site, worker.reader, page_id)
+    except worker.NotFound:
+        raise web.HTTPNotFound(text=f"no stored page {page_id}\n") from None
+    return web.Response(text=document, content_type="text/html", charset="utf-8",
+                        headers={"Content-Security-Policy": CSP, "Cache-Control": "no-store"})
+
+
+async def export(request: web.Request) -> web.Response:
+    state = request.app[STATE]
+    page_id = int(request.match_info["page_id"])
+    fmt = request.query.get("format", "json")
+    if fmt not in FORMATS:
+        raise web.HTTPBadRequest(text=f"format must be one of {', '.join(FORMATS)}\n")
+    site = await _page_site(state, page_id)
+    try:
+        exported = await state.workers.run(site, worker.export_stored, page_id, fmt)
+    except worker.NotFound:
+        raise web.HTTPNotFound(text=f"no stored page {page_id}\n") from None
+    media, _, _ = exported.media_type.partition(";")
+    return web.Response(text=exported.content, content_type=media, charset="utf-8",
+                        headers={"Content-Disposition":
+                                 f'attachment; filename="{exported.filename}"',
+                                 "Cache-Control": "no-store"})

@@ -1,0 +1,104 @@
+"""The server's configuration and its typed application state (`app[STATE]`)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from winnow.learning import MODEL_KIND
+from winnow.page import MAX_PAGE_BYTES
+from winnow.server.protocol import ProtocolError
+from winnow.server.security import Policy
+from winnow.server.workers import Workers
+from winnow.store import Store, normalize_site
+
+T = TypeVar("T")
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+MAX_MESSAGE_BYTES = MAX_PAGE_BYTES
+"""32 MB: the largest page the extractor takes, so a page that fits a message can be read."""
+IO_THREADS = 2
+"""Threads for the server's own store reads and writes (stats, settings, listings), apart
+from the worker processes, so a listing never waits behind a page being extracted."""
+HEARTBEAT_S = 30.0
+"""WebSocket pings from the server, so dead connections are noticed and closed."""
+MODEL_FLUSH_S = 30.0
+"""How often every worker saves its changed site models (also at shutdown)."""
+
+
+def default_workers() -> int:
+    """One worker process per core, at least one."""
+    return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything `winnow serve` can be told. `extension_ids` pins the extensions allowed
+    (empty: any); `allowed_hosts` are extra Host names accepted with `allow_remote`."""
+
+    data_dir: Path
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    max_message_bytes: int = MAX_MESSAGE_BYTES
+    workers: int = field(default_factory=default_workers)
+    extension_ids: tuple[str, ...] = ()
+    allow_remote: bool = False
+    allowed_hosts: tuple[str, ...] = ()
+    heartbeat_s: float | None = HEARTBEAT_S
+    model_flush_s: float = MODEL_FLUSH_S
+
+
+@dataclass
+class ServerState:
+    """What the handlers share: config, security policy, the server's store connection,
+    its I/O threads and the worker processes."""
+
+    config: ServerConfig
+    policy: Policy
+    store: Store
+    workers: Workers
+    threads: ThreadPoolExecutor
+
+    async def io(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a store call in the I/O threads (SQLite blocks)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.threads, partial(fn, *args, **kwargs))
+
+    async def site_of_page(self, page_id: int) -> str:
+        """The site of a stored page; `not_found` when there is none."""
+        site = await self.io(self.store.page_site, page_id)
+        if site is None:
+            raise ProtocolError("not_found", f"no stored page {page_id}")
+        return site
+
+    def site_stats(self, site: str | None = None) -> list[dict[str, Any]]:
+        """Per site: pages stored, clusters learned (as last saved), collect, last seen.
+        Blocking: call through `io`."""
+        key = normalize_site(site) if site is not None else None
+        summaries = self.store.model_summaries(MODEL_KIND)
+        rows = []
+        for info in self.store.sites():
+            if key is not None and info.site != key:
+                continue
+            brief, saved = summaries.get(info.site, ({}, None))
+            seen = [t for t in (info.last_seen, saved) if t is not None]
+            rows.append({"site": info.site, "pages": info.pages,
+                         "clusters": len(brief.get("clusters", {})),
+                         "collect": bool(info.settings.get("collect")),
+                         "last_seen": max(seen) if seen else None})
+        if key is not None and not rows:
+            rows.append({"site": key, "pages": 0, "clusters": 0, "collect": False,
+                         "last_seen": None})
+        return rows
+
+
+STATE = web.AppKey("state", ServerState)

@@ -1,0 +1,147 @@
+"""What runs in the server's worker processes: extraction, storing, learning, rendering.
+
+Every page is parsed, extracted and learned from here, never in the server process: lxml
+holds the GIL for long stretches (a 20 MB page stalled a thread-pool server's event loop by
+a quarter of a second), and two processes use both cores where threads would share one.
+
+Each worker process owns the site models of the sites hashed to it (`Learner`, with its own
+connection to the store: SQLite in WAL mode takes one writer at a time across processes), so
+a model is only ever touched by one thread, and the server sends all work on one site to the
+same worker in order. The functions below are the jobs; `init` runs once per process.
+
+`visit` stores a collected page (committed before it returns, so the server's reply may say
+`stored: true`) and keeps the parsed page as the site's pending visit; `learn` then learns
+from it, after the reply has gone out and before the site's next page is extracted.
+
+This module imports no aiohttp: worker processes stay small.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from winnow.export import Exported, export_extraction
+from winnow.extractor import extract
+from winnow.learning import Learner, Visit
+from winnow.result import Extraction
+from winnow.server.describe import describe_model
+from winnow.server.reader import reader_document
+from winnow.store import Retention, Store
+
+log = logging.getLogger(__name__)
+
+SAVE_INTERVAL_S = 30.0
+"""A changed site model is saved at most this long after it changed (also on `flush`)."""
+
+
+class NotFound(LookupError):
+    """No stored page with that id."""
+
+
+@dataclass
+class _State:
+    """The worker's store, models, pending visits and when each model was last saved."""
+
+    learner: Learner
+    pending: dict[str, Visit] = field(default_factory=dict)
+    saved_at: dict[str, float] = field(default_factory=dict)
+
+
+_state: _State | None = None
+
+
+def init(data_dir: str, retention: Retention | None = None) -> None:
+    """Open this process's store (the executor's initializer)."""
+    global _state
+    logging.basicConfig(level=logging.INFO, format="winnow worker: %(message)s")
+    _state = _State(Learner(Store.open(Path(data_dir), retention=retention)))
+
+
+def _learner() -> Learner:
+    if _state is None:
+        raise RuntimeError("worker not initialized")
+    return _state.learner
+
+
+def ready() -> bool:
+    """A no-op job: the server submits it at start so the process is spawned and warm."""
+    return _state is not None
+
+
+def visit(site: str, url: str, html: str, title: str | None, collect: bool) -> dict[str, Any]:
+    """Extract a page with the site's model and store it when the message or the site's
+    settings say collect; return the reply's fields (result, page_id, stored, model)."""
+    learner = _learner()
+    assert _state is not None
+    collect = collect or bool(learner.store.site_settings(site).get("collect"))
+    done = learner.visit(site, html, url, url, title=title, collect=collect)
+    _state.pending[site] = done
+    return {**done.result.to_dict(), "page_id": done.page_id,
+            "stored": done.page_id is not None, "site": site,
+            "model": done.model_state(learner.model(site))}
+
+
+def learn(site: str) -> int | None:
+    """Learn from the site's pending visit; return the cluster it joined (None when there
+    was none). Saves the model when its last save is older than SAVE_INTERVAL_S."""
+    learner = _learner()
+    assert _state is not None
+    pending = _state.pending.pop(site, None)
+    if pending is None:
+        return None
+    learned = learner.learn_visit(pending)
+    now = time.monotonic()
+    if now - _state.saved_at.setdefault(site, now) >= SAVE_INTERVAL_S:
+        learner.save(site)
+        _state.saved_at[site] = now
+    return learned.cluster
+
+
+def flush() -> int:
+    """Save every changed model; return how many were saved."""
+    saved = _learner().save()
+    if _state is not None:
+        _state.saved_at.clear()
+    return saved
+
+
+def forget(site: str) -> int:
+    """Forget the site: its model in memory and its pages, model and settings in the store."""
+    assert _state is not None
+    _state.pending.pop(site, None)
+    _state.saved_at.pop(site, None)
+    return _learner().forget(site)
+
+
+def extract_stored(page_id: int) -> Extraction:
+    """Extract a stored page with its site's current model (for the reader and exports)."""
+    learner = _learner()
+    page = learner.store.get_page(page_id)
+    if page is None or page.corrupt:
+        raise NotFound(f"no stored page {page_id}")
+    return extract(page.raw, page.url, learner.model(page.site))
+
+
+def export_stored(page_id: int, fmt: str) -> Exported:
+    """Export a stored page as `fmt` (json, csv, markdown)."""
+    return export_extraction(extract_stored(page_id), fmt)
+
+
+def export_page(site: str, url: str, html: str, fmt: str) -> Exported:
+    """Export a page that is not stored, extracted with its site's model (not learned)."""
+    return export_extraction(extract(html, url, _learner().model(site)), fmt)
+
+
+def reader(page_id: int) -> str:
+    """The stored page's reader view as a standalone HTML document."""
+    return reader_document(extract_stored(page_id))
+
+
+
+def describe(site: str) -> dict[str, Any]:
+    """The site model's clusters and learned templates, for the dashboard."""
+    return describe_model(_learner().model(site))

@@ -1,0 +1,124 @@
+"""Helpers for the server tests: a real server on a free port, a `websockets` client, the
+protocol schema, and small article pages of one site template."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import websockets
+from aiohttp.test_utils import TestServer
+from referencing import Registry, Resource
+from winnow.server.app import create_app
+from winnow.server.state import ServerConfig
+
+ROOT = Path(__file__).resolve().parents[1]
+EXTENSION_ORIGIN = "chrome-extension://abcdefghijklmnopabcdefghijklmnop"
+SCHEMAS = {name: json.loads((ROOT / "shared" / name).read_text("utf-8"))
+           for name in ("protocol.schema.json", "extraction.schema.json")}
+REGISTRY = Registry().with_resources(
+    (schema["$id"], Resource.from_contents(schema)) for schema in SCHEMAS.values())
+PROTOCOL_ID = SCHEMAS["protocol.schema.json"]["$id"]
+
+
+def validate(message: dict[str, Any], side: str = "server_message") -> None:
+    """Check a message against the protocol schema (`server_message` or `client_message`)."""
+    schema = {"$ref": f"{PROTOCOL_ID}#/$defs/{side}"}
+    jsonschema.Draft202012Validator(schema, registry=REGISTRY).validate(message)
+
+
+@dataclass
+class Running:
+    """A running server: its port, data dir and token."""
+
+    port: int
+    data_dir: Path
+
+    @property
+    def token(self) -> str:
+        return (self.data_dir / "token").read_text("ascii").strip()
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@asynccontextmanager
+async def running_server(data_dir: Path, **options: Any) -> AsyncIterator[Running]:
+    """Start the real app on a free loopback port (one worker unless told) and stop it."""
+    options.setdefault("workers", 1)
+    options.setdefault("heartbeat_s", None)
+    config = ServerConfig(data_dir=data_dir, port=0, **options)
+    server = TestServer(create_app(config), host="127.0.0.1")
+    await server.start_server()
+    try:
+        yield Running(server.port or 0, data_dir)
+    finally:
+        await server.close()
+
+
+class Client:
+    """A `websockets` connection speaking the protocol, checking every reply's schema."""
+
+    def __init__(self, ws: websockets.ClientConnection) -> None:
+        self.ws = ws
+        self.counter = 0
+
+    async def request(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Send one request with a fresh id and return its reply."""
+        self.counter += 1
+        message = {"v": 1, "id": f"r{self.counter}", "type": kind, **fields}
+        validate(message, "client_message")
+        await self.ws.send(json.dumps(message))
+        return await self.reply(message["id"])
+
+    async def reply(self, request_id: Any = None) -> dict[str, Any]:
+        """The next reply (checked against the schema, and its id when given)."""
+        data = json.loads(await self.ws.recv())
+        validate(data)
+        if request_id is not None:
+            assert data["id"] == request_id, data
+        return data
+
+    async def raw(self, frame: str | bytes) -> dict[str, Any]:
+        """Send a frame as is and return the next reply."""
+        await self.ws.send(frame)
+        return await self.reply()
+
+
+@asynccontextmanager
+async def client(server: Running, origin: str | None = EXTENSION_ORIGIN,
+                 **headers: str) -> AsyncIterator[Client]:
+    """A connected client with the extension's Origin (or the given headers)."""
+    async with websockets.connect(server.url, origin=origin, max_size=None,  # type: ignore[arg-type]
+                                  additional_headers=headers or None) as ws:
+        yield Client(ws)
+
+
+PARAGRAPHS = [
+    "The council met on Tuesday, and it voted on the new harbor bridge after a long debate.",
+    "Construction is expected to start next spring, and the first lanes could open soon.",
+    "Residents of the east bank, who waited years for a faster route, cheered the vote.",
+    "Critics warned that the budget leaves no room for overruns, and asked for an audit.",
+]
+
+
+def article_page(n: int) -> str:
+    """A news page of one template: navigation, a story that differs per page, a footer."""
+    story = "".join(f"<p>Story {n}: {p} It was the {n}th report, said the editor.</p>"
+                    for p in PARAGRAPHS)
+    nav = "".join(f"<li><a href='/{s}'>{s.title()}</a></li>"
+                  for s in ("world", "politics", "business", "science"))
+    return (f"<html><head><title>Report {n}</title></head><body><header><ul>{nav}</ul>"
+            f"</header><main><article><h1>Report number {n} on the harbor</h1>{story}"
+            f"</article></main><footer><p>Copyright Planet News, all rights reserved.</p>"
+            f"</footer></body></html>")
