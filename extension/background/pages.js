@@ -1,0 +1,179 @@
+/**
+ * What the extension does with one tab's page: read it through the content script, send it
+ * to the server, keep the latest result per tab in storage.session (a restarted worker and
+ * the reader page find it there), highlight it, export it, open its reader view.
+ */
+import { api } from "../shared/api.js";
+import { WinnowError, askContent, broadcast } from "../shared/messages.js";
+import { loadSettings } from "../shared/settings.js";
+import { siteOf } from "../shared/sites.js";
+import { collecting, sendCollected } from "./collect.js";
+import { currentStatus, request } from "./server.js";
+
+const HIGHLIGHT_CSS = ["content/highlight.css"];
+
+/** In-flight extractions per tab, so a reader request and a highlight share one round trip. */
+const inFlight = new Map();
+
+const stateKey = (tabId) => `tab:${tabId}`;
+
+/** The stored state of a tab: {url, site, result, serial, at} or null. */
+export async function tabState(tabId) {
+  const key = stateKey(tabId);
+  return (await api.storage.session.get(key))[key] ?? null;
+}
+
+async function saveTabState(tabId, state) {
+  await api.storage.session.set({ [stateKey(tabId)]: state });
+  broadcast("result:changed", { tabId });
+  return state;
+}
+
+/** Forget a closed tab. */
+export function forgetTab(tabId) {
+  return api.storage.session.remove(stateKey(tabId));
+}
+
+/**
+ * Make sure the content script runs in the tab (it guards against running twice).
+ * @throws {WinnowError} no_access for pages the extension may not script
+ */
+export async function ensureContent(tabId) {
+  try {
+    return await askContent(tabId, "wn:ping");
+  } catch {
+    try {
+      await api.scripting.executeScript({ target: { tabId }, files: ["content/content.js"] });
+    } catch (err) {
+      throw new WinnowError("no_access",
+        `Winnow cannot read this page (browser pages and extension stores are off limits): ${err.message}`);
+    }
+    return askContent(tabId, "wn:ping");
+  }
+}
+
+/**
+ * Read the tab's page and extract it on the server; collect it when collection is on for
+ * the tab.
+ * @returns {Promise<object>} the tab state with the result
+ */
+export function extractTab(tabId) {
+  if (!inFlight.has(tabId)) {
+    const job = readAndExtract(tabId).finally(() => inFlight.delete(tabId));
+    inFlight.set(tabId, job);
+  }
+  return inFlight.get(tabId);
+}
+
+async function readAndExtract(tabId) {
+  const tab = await api.tabs.get(tabId);
+  await ensureContent(tabId);
+  const page = await askContent(tabId, "wn:serialize");
+  return sendPage(tab, page);
+}
+
+/**
+ * Send a serialized page for extraction and store the result as the tab's state.
+ * @param {chrome.tabs.Tab} tab
+ * @param {{serial: number, url: string, title: string, html: string}} page
+ */
+export async function sendPage(tab, page) {
+  const collect = collecting({ incognito: tab.incognito, url: page.url }, await loadSettings());
+  const fields = { url: page.url, title: page.title || null, html: page.html, collect };
+  let result;
+  try {
+    result = await request("page", fields);
+  } catch (err) {
+    if (collect && (err.code === "offline" || err.code === "timeout")) await sendCollected(page, false);
+    throw new WinnowError(err.code ?? "internal", err.message);
+  }
+  const { type, id, v, ...extraction } = result;
+  return saveTabState(tab.id, {
+    url: page.url, title: page.title, site: siteOf(page.url), serial: page.serial,
+    result: extraction, at: Date.now(),
+  });
+}
+
+/**
+ * The result a reader view of the tab shows: the stored one when it belongs to the page the
+ * tab shows now (or the tab is gone), else a fresh extraction.
+ */
+export async function readerResult(tabId) {
+  const stored = await tabState(tabId);
+  const tab = await api.tabs.get(tabId).catch(() => null);
+  if (stored && (!tab || tab.url === stored.url)) return stored;
+  if (!tab) throw new WinnowError("not_found", "The page's tab is closed.");
+  return extractTab(tabId);
+}
+
+/**
+ * Open the reader view in a new tab beside the page, starting the extraction at once so the
+ * round trip overlaps with the reader page loading.
+ * @param {chrome.tabs.Tab} tab
+ */
+export async function openReader(tab) {
+  extractTab(tab.id).catch(() => {});   // the reader page asks again and shows any error
+  const url = api.runtime.getURL(`reader/reader.html?tab=${tab.id}`);
+  const created = await api.tabs.create({ url, index: tab.index + 1, openerTabId: tab.id, windowId: tab.windowId });
+  return { readerTabId: created.id };
+}
+
+/**
+ * Turn noise highlighting on or off in a tab.
+ * @returns {Promise<{highlighted: boolean, noise?: number, content?: number}>}
+ */
+export async function setHighlight(tabId, on) {
+  if (!on) {
+    await askContent(tabId, "wn:unhighlight").catch(() => {});
+    await api.scripting.removeCSS({ target: { tabId }, files: HIGHLIGHT_CSS }).catch(() => {});
+    return { highlighted: false };
+  }
+  const state = await extractTab(tabId);
+  return applyHighlight(tabId, state);
+}
+
+/** Send a state's ids to the content script and insert the highlight styles. */
+export async function applyHighlight(tabId, state) {
+  await api.scripting.insertCSS({ target: { tabId }, files: HIGHLIGHT_CSS });
+  const { noise_ids: noiseIds, content_ids: contentIds } = state.result;
+  const counts = await askContent(tabId, "wn:highlight", { serial: state.serial, noise_ids: noiseIds, content_ids: contentIds });
+  return { highlighted: true, noise: counts.noise, content: counts.content };
+}
+
+/**
+ * An export file of the tab's page. A page the server stored is exported by its id; any
+ * other page is read again from its tab and sent along.
+ * @param {number} tabId
+ * @param {"json"|"csv"|"markdown"} format
+ */
+export async function exportTab(tabId, format) {
+  const state = await readerResult(tabId);
+  const pageId = state.result?.page_id;
+  let reply;
+  if (typeof pageId === "number") {
+    reply = await request("export", { format, page_id: pageId });
+  } else {
+    await ensureContent(tabId);
+    const page = await askContent(tabId, "wn:serialize");
+    reply = await request("export", { format, url: page.url, html: page.html });
+  }
+  return { filename: reply.filename, media_type: reply.media_type, content: reply.content };
+}
+
+/**
+ * What the popup needs about a tab: its site, whether it is collected, highlighted, and
+ * whether the connection is up.
+ */
+export async function tabInfo(tabId) {
+  const tab = await api.tabs.get(tabId);
+  const settings = await loadSettings();
+  const probe = await askContent(tabId, "wn:ping").catch(() => null);
+  return {
+    tab: { id: tab.id, url: tab.url ?? null, title: tab.title ?? "", incognito: tab.incognito },
+    site: siteOf(tab.url ?? ""),
+    collecting: collecting(tab, settings),
+    highlighted: Boolean(probe?.highlighted),
+    settings,
+    status: await currentStatus(),
+  };
+}
