@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import fields, replace
+from datetime import UTC, datetime
 
-from winnow.article import PageHints, extract_article
+from winnow.article import ArticleContent, PageHints, extract_article
 from winnow.metadata import Metadata, extract_metadata, text_direction
 from winnow.page import Page, parse_page
+from winnow.posts import PageContext, Thread, find_thread
 from winnow.render import Rendered, render_article
 from winnow.result import Article, ArticleInfo, Extraction
-from winnow.router import route
+from winnow.router import route, thread_role, weighted_length
 from winnow.sitemodel import SiteModel, Template
 
 EXCERPT_CHARS = 200
@@ -18,51 +20,89 @@ EXCERPT_CHARS = 200
 
 
 def extract(html: bytes | str, url: str | None = None,
-            model: SiteModel | None = None) -> Extraction:
-    """Extract the reader view of one page.
+            model: SiteModel | None = None, now: datetime | None = None) -> Extraction:
+    """Extract the reader view of one page, or the posts of a thread.
 
     With the `model` of the page's site, the template of the page's cluster marks what it
     explains as noise first (method "template+econ"); without one, or while the cluster is
     too young, the page gets single-page extraction (method "econ"). Raises `PageError`
     only for input that is not a page at all (empty, oversized, not text or bytes); any
-    markup, however broken, gives a result.
+    markup, however broken, gives a result. Relative post dates ("3 hours ago") count back
+    from `now`, the time the page was seen (default: the current time).
     """
     clock = _Clock()
     page = parse_page(html, url)
     clock.lap("parse")
     template = model.template(page) if model is not None else None
     clock.lap("template")
-    return extract_page(page, template, clock)
+    return extract_page(page, template, clock, now)
 
 
 def extract_page(page: Page, template: Template | None = None,
-                 clock: _Clock | None = None) -> Extraction:
-    """Extract an already parsed page, with the template of its site's cluster if any."""
+                 clock: _Clock | None = None, now: datetime | None = None) -> Extraction:
+    """Extract an already parsed page, with the template of its site's cluster if any.
+
+    MiBAT runs first; the records it finds count for nothing in ECON, so the article body
+    found beside them says whether the page is a thread (the records hold most of the
+    text), an article with comments (its body comes before them) or neither, in which
+    case ECON runs again on the whole page.
+    """
     clock = clock or _Clock()
     url = page.url
     meta = extract_metadata(page)
-    found = extract_article(page, PageHints(meta.heading, template.noise if template else ()))
+    noise = list(template.noise) if template else []
+    context = PageContext(url, meta.title, meta.lang, now or datetime.now(UTC), page.has_ids)
+    thread = find_thread(page, context)
+    clock.lap("mibat")
+    found = extract_article(page, PageHints(meta.heading, noise + (thread.elements
+                                                                   if thread else [])))
+    role = _thread_role(thread, found, url, meta.title)
+    if thread is not None and role == "none":
+        found = extract_article(page, PageHints(meta.heading, noise))
     if found is not None:
         meta.dir = text_direction(page, found.source)
     clock.lap("extract")
     rendered = render_article(found.content, url, meta.title, meta.byline) if found else None
     clock.lap("render")
-    kind = route(page, rendered.text if rendered else "", found.page_chars if found else 0)
+    kind = "thread" if role == "thread" else \
+        route(page, rendered.text if rendered else "", found.page_chars if found else 0)
     result = Extraction(kind=kind, method="template+econ" if template else "econ",
                         title=meta.title, url=url)
     if template is not None:
         result.cluster, result.pages_learned = template.cluster, template.pages_learned
+    if kind == "thread" and thread is not None:
+        result.posts = thread.posts
+        result.method = "template+mibat" if template else "mibat"
+        result.confidence = 1.0
+        result.timing_ms = clock.done()
+        return result
     if found is None or rendered is None or kind != "article":
         result.timing_ms = clock.done()
         return result
+    article = _article(meta, rendered)
+    if role == "comments" and thread is not None:
+        article.comments = thread.posts
     return replace(
         result,
-        article=_article(meta, rendered),
+        article=article,
         noise_ids=found.noise_ids if page.has_ids else [],
         content_ids=found.content_ids if page.has_ids else [],
         confidence=round(found.confidence, 3),
         timing_ms=clock.done(),
     )
+
+
+def _thread_role(thread: Thread | None, found: ArticleContent | None, url: str | None,
+                 title: str | None) -> str:
+    """Place the record region: thread, comments or none (see `router.thread_role`)."""
+    if thread is None:
+        return "none"
+    article_chars = 0
+    before = False
+    if found is not None:
+        article_chars = weighted_length(render_article(found.content, url, title).text)
+        before = thread.starts_after(found.source)
+    return thread_role([len(post.text) for post in thread.posts], article_chars, before)
 
 
 def _article(meta: Metadata, rendered: Rendered) -> Article:

@@ -40,7 +40,7 @@ from lxml.html import HtmlElement
 
 from winnow.dates import PIVOT_MAX_CHARS, is_date_pivot, parse_date, parse_datetime_attr
 from winnow.page import is_hidden
-from winnow.tree import Tree, build_tree, LabelOptions
+from winnow.tree import LabelOptions, Tree, build_tree
 
 PS_THRESHOLD = 0.5
 """Pivot-and-Siblings similarity a pair of anchor trees must exceed (DomainSimilarity > tau in
@@ -405,3 +405,50 @@ def main_region(dom: DomTree, regions: Sequence[Region]) -> Region | None:
     """Section 5.4: drop bare date lists, then take the region of the largest score."""
     kept = [r for r in regions if not is_date_list(dom, r)]
     return max(kept, key=lambda r: r.score, default=None)
+
+
+# --- records of the main region's kind elsewhere (not in the paper) --------------------------
+
+
+def same_kind_records(matcher: TreeMatcher, dom: DomTree, main: Region) -> Region:
+    """The main region plus every subtree elsewhere on the page that is a record of its kind:
+    its anchor tree matches the main region's first anchor tree by PS at the main region's
+    pivot. This finds what the same-parent assumption misses (section 6.1.5: first posts
+    under another parent or in their own block, Q&A questions above their answers; section
+    6.2: nested replies). Records come back in document order."""
+    tree = dom.tree
+    anchor, pivot = main.anchors[0], main.pivots[0][0]
+    rel = tree.depths[pivot] - tree.depths[anchor]
+    taken = [tree.subtree(v) for record in main.records for v in record]
+    found: list[tuple[int, int]] = []
+    for c in range(len(tree)):
+        if not dom.cand[c] or tree.depths[c] - rel < 0:
+            continue
+        a = c
+        for _ in range(rel):
+            a = tree.parents[a]
+        if tree.tags[a] != tree.tags[anchor] or any(a in r or r.start in tree.subtree(a)
+                                                      for r in taken):
+            continue
+        if any(a == f or f in tree.subtree(a) or a in tree.subtree(f) for f, _ in found):
+            continue
+        if pivot_similarity(matcher, anchor, a, pivot, c) > PS_THRESHOLD:
+            found.append((a, c))
+    if not found:
+        return main
+    records = list(zip(main.records, main.anchors, main.pivots, strict=True))
+    for a, c in found:
+        records.append(([a], a, (c,)))
+    records.sort(key=lambda item: item[0][0])
+    extra = [n for n, item in enumerate(records) if len(item[2]) == 1 and
+             (item[1], item[2][0]) in found]
+    return Region(main.parent, [r for r, _, _ in records], [a for _, a, _ in records],
+                  [p for _, _, p in records], main.score, extra)
+
+
+def nesting_depths(dom: DomTree, region: Region) -> list[int]:
+    """How many other records of the region contain each record (reply nesting)."""
+    tree = dom.tree
+    spans = [tree.subtree(record[0]) for record in region.records]
+    return [sum(1 for m, span in enumerate(spans) if m != n and record[0] in span)
+            for n, record in enumerate(region.records)]

@@ -22,6 +22,7 @@ Pure: no I/O, no clock (`now` is passed in).
 from __future__ import annotations
 
 import copy
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,8 +32,18 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from winnow.dates import DateMatch, parse_date, parse_datetime_attr
-from winnow.mibat import DATE_ATTRS, DomTree, Region
-from winnow.page import wn_id
+from winnow.mibat import (
+    DATE_ATTRS,
+    DomTree,
+    Region,
+    TreeMatcher,
+    dom_tree,
+    main_region,
+    mine_regions,
+    nesting_depths,
+    same_kind_records,
+)
+from winnow.page import Page, wn_id
 from winnow.render import render_article, safe_url
 from winnow.result import Post
 
@@ -48,13 +59,32 @@ PROFILE_HREF_RE = re.compile(
 
 NOT_AUTHOR_RE = re.compile(
     r"^(?:reply|quote|report|share|link|permalink|edit|delete|like|flag|parent|next|prev|"
+    r"profile|message|pm|e-?mail|website|homepage|top|"
     r"antworten|zitieren|melden|répondre|citer|responder|citar|ответить|#\d+)$", re.I)
 """Link texts of the template part that are actions, never a name."""
+
+NOT_AUTHOR_HINT_RE = re.compile(
+    r"title|rank|role|status|avatar|stat|count|joined|date|time|location|signature|"
+    r"reputation|karma|points|badge|online", re.I)
+"""Class words of what sits next to a name in a user block (title, rank, post count)."""
 
 MAX_AUTHOR_CHARS = 60
 """A name is short; longer link text is a title or a sentence."""
 
+_NAME_CHAR_RE = re.compile(r"[^\W_]")
+
 QUOTE_TAGS = frozenset({"blockquote", "q"})
+
+TITLE_PREFIX_CHARS = 6
+"""Characters a post's title line and the thread title may differ by at their starts ("Re: ",
+"AW: ", a decoration of the page title)."""
+
+MIN_TITLE_CHARS = 8
+"""A title line shorter than this is not recognised (too likely to be a word of the body)."""
+
+WRAPPER_SHARE = 0.9
+"""A body's first child holding this share of its text is a wrapper the title is looked
+for inside (what follows it is a permalink number or a like bar)."""
 
 HEADER_SHARE = 0.5
 """A child holding a pivot and more than this share of the record's text holds the body too:
@@ -77,12 +107,63 @@ class Body:
         return [] if self.node is None else [self.node]
 
 
-def region_posts(dom: DomTree, region: Region, base_url: str | None, now: datetime | None,
-                 depths: Sequence[int] | None = None, with_ids: bool = True) -> list[Post]:
-    """A `Post` per record of `region`, in page order."""
+@dataclass
+class PageContext:
+    """What posts read from the page besides the record: its URL (for links), its title
+    (a post's own title line repeats it), its language (for numeric dates) and the time
+    relative dates count back from."""
+
+    base_url: str | None = None
+    title: str | None = None
+    lang: str | None = None
+    now: datetime | None = None
+    with_ids: bool = True
+
+
+@dataclass
+class Thread:
+    """The posts of a page's main record region, and the elements the records span (what
+    the article extractor must not count)."""
+
+    region: Region
+    posts: list[Post]
+    elements: list[HtmlElement]
+    dom: DomTree
+
+    def starts_after(self, el: HtmlElement) -> bool:
+        """True when `el` (an element of the page) starts before the first record."""
+        first = self.region.records[0][0]
+        for v in range(first - 1, -1, -1):
+            if self.dom.elements[v] is el:
+                return True
+        return False
+
+
+def find_thread(page: Page, context: PageContext) -> Thread | None:
+    """MiBAT's main region of the page with the records of its kind elsewhere, read as
+    posts; None when the page has no record list."""
+    dom = dom_tree(page.body)
+    matcher = TreeMatcher(dom.tree)
+    main = main_region(dom, mine_regions(dom, matcher))
+    if main is None:
+        return None
+    region = same_kind_records(matcher, dom, main)
+    posts = region_posts(dom, region, context, nesting_depths(dom, region))
+    elements = [el for record in region.records for v in record
+                for el in dom.elements[v].iter()]
+    return Thread(region, posts, elements, dom)
+
+
+def region_posts(dom: DomTree, region: Region, context: PageContext,
+                 depths: Sequence[int] | None = None) -> list[Post]:
+    """A `Post` per record of `region`, in page order. A record nested in another (a reply
+    inside its parent comment) is left out of the outer record's body."""
+    roots = [record[0] for record in region.records]
     posts = []
     for n, record in enumerate(region.records):
-        post = record_post(dom, record, region.pivots[n], base_url, now, with_ids)
+        spans = [dom.tree.subtree(v) for v in record]
+        nested = frozenset(r for r in roots if r not in record and any(r in s for s in spans))
+        post = record_post(dom, record, region.pivots[n], context, nested)
         if depths is not None:
             post.depth = depths[n]
         posts.append(post)
@@ -90,37 +171,74 @@ def region_posts(dom: DomTree, region: Region, base_url: str | None, now: dateti
 
 
 def record_post(dom: DomTree, record: Sequence[int], pivots: Sequence[int],
-                base_url: str | None, now: datetime | None, with_ids: bool = True) -> Post:
-    """Read one record as a post."""
-    body = locate_body(dom, record, pivots)
-    inside = _ranges(dom, body.nodes())
-    author_el = find_author(dom, record, inside)
+                context: PageContext, nested: frozenset[int] = frozenset()) -> Post:
+    """Read one record as a post; `nested` are records inside it, not part of it."""
+    view = _View(dom, nested)
+    author_v = find_author(view, record)
+    landmarks = [*pivots, *(() if author_v is None else (author_v,))]
+    body = _trim_title(view, locate_body(view, record, landmarks, context.title),
+                       context.title)
     pivot = pick_pivot(dom, pivots)
-    date, published = read_date(dom, record, pivot, now)
-    rendered = render_article(_body_element(dom, body), base_url)
-    author = author_url = None
-    if author_el is not None:
-        author = " ".join(author_el.text_content().split()) or None
-        if author_el.tag == "a":
-            author_url = safe_url(author_el.get("href"), base_url)
+    date, published = read_date(dom, pivot, context)
+    rendered = render_article(_body_element(view, body), context.base_url)
+    author, author_url = _author_fields(view, author_v, context.base_url)
     ids = [i for i in (wn_id(dom.elements[v]) for v in record) if i is not None] \
-        if with_ids else []
+        if context.with_ids else []
+    inside = _ranges(dom, body.nodes())
     return Post(author=author, author_url=author_url, date=date, published=published,
                 text=rendered.text.strip(), html=rendered.html,
-                permalink=find_permalink(dom, record, pivot, inside, base_url), ids=ids)
+                permalink=find_permalink(dom, record, pivot, inside, context.base_url),
+                ids=ids)
+
+
+class _View:
+    """The page's tree as one record sees it: records nested inside it count for nothing."""
+
+    def __init__(self, dom: DomTree, nested: frozenset[int]) -> None:
+        self.dom = dom
+        self.tree = dom.tree
+        self.elements = dom.elements
+        self.nested = nested
+        self.hidden = _Masked(dom, nested)
+        self.text_len = _NestedLength(dom, nested)
+
+
+class _Masked:
+    def __init__(self, dom: DomTree, nested: frozenset[int]) -> None:
+        self.dom, self.nested = dom, nested
+
+    def __getitem__(self, v: int) -> bool:
+        return self.dom.hidden[v] or any(v in self.dom.tree.subtree(r) for r in self.nested)
+
+
+class _NestedLength:
+    def __init__(self, dom: DomTree, nested: frozenset[int]) -> None:
+        self.dom, self.nested = dom, nested
+
+    def __getitem__(self, v: int) -> int:
+        span = self.dom.tree.subtree(v)
+        length = self.dom.text_len[v]
+        for r in self.nested:
+            if r in span:
+                length -= self.dom.text_len[r]
+            elif v in self.dom.tree.subtree(r):
+                return 0
+        return length
 
 
 # --- body -----------------------------------------------------------------------------------
 
 
-def locate_body(dom: DomTree, record: Sequence[int], pivots: Sequence[int]) -> Body:
-    """The body of a record (see the module docstring)."""
+def locate_body(dom: _View, record: Sequence[int], landmarks: Sequence[int],
+                title: str | None = None) -> Body:
+    """The body of a record (see the module docstring); `landmarks` are the template nodes
+    (pivots, the author) the body lies beside."""
     tree = dom.tree
     node: int | None = None
     kids: Sequence[int] = record
     while True:
         shown = [k for k in kids if dom.text_len[k] and not dom.hidden[k]]
-        heads = [k for k in shown if any(_contains(dom, k, p) for p in pivots)]
+        heads = [k for k in shown if any(_contains(dom, k, p) for p in landmarks)]
         total = sum(dom.text_len[k] for k in shown) if node is None else dom.text_len[node]
         if not heads:
             return Body(node) if node is not None else Body(None, list(shown))
@@ -129,10 +247,10 @@ def locate_body(dom: DomTree, record: Sequence[int], pivots: Sequence[int]) -> B
             node, kids = big, tree.children[big]
             continue
         first, last = shown.index(heads[0]), shown.index(heads[-1])
-        after = _strip_bars(dom, shown[last + 1:])
+        after = _strip_leading(dom, shown[last + 1:], title)
         if after or (node is not None and tree.tails[heads[-1]]):
             return _cut(node, after, heads[-1])
-        return _cut(node, _strip_bars(dom, shown[:first]), None)
+        return _cut(node, _strip_leading(dom, shown[:first], title), None)
 
 
 def _cut(node: int | None, keep: list[int], text_after: int | None) -> Body:
@@ -141,15 +259,53 @@ def _cut(node: int | None, keep: list[int], text_after: int | None) -> Body:
     return Body(node, keep, text_after)
 
 
-def _strip_bars(dom: DomTree, kids: list[int]) -> list[int]:
-    """`kids` without leading elements made only of link text (quote and reply bars)."""
+def _strip_leading(dom: _View, kids: list[int], title: str | None) -> list[int]:
+    """`kids` without leading elements made only of link text (quote and reply bars) or
+    repeating the thread's title ("Re: <title>"); the last kid is kept whatever it is."""
     start = 0
-    while start < len(kids) and _all_links(dom, kids[start]):
+    while start < len(kids) - 1 and (_all_links(dom, kids[start])
+                                     or _is_title(dom, kids[start], title)):
         start += 1
     return kids[start:]
 
 
-def _all_links(dom: DomTree, v: int) -> bool:
+def _trim_title(dom: _View, body: Body, title: str | None) -> Body:
+    """A body that opens with the post's title line ("AW: <thread title>") inside its
+    wrappers loses it: the post text starts with what the user wrote."""
+    if body.keep is not None and len(body.keep) == 1:
+        body = Body(body.keep[0])
+    if body.keep is not None or body.node is None:
+        return body
+    node = body.node
+    while True:
+        shown = [k for k in dom.tree.children[node] if dom.text_len[k] and not dom.hidden[k]]
+        if shown and dom.tree.children[shown[0]] \
+                and dom.text_len[shown[0]] >= WRAPPER_SHARE * dom.text_len[node]:
+            node = shown[0]
+            continue
+        if len(shown) > 1 and _is_title(dom, shown[0], title):
+            return Body(node, _strip_leading(dom, shown, title), shown[0])
+        return body
+
+
+def _is_title(dom: _View, v: int, title: str | None) -> bool:
+    """True when v's text is the thread title, possibly behind a short reply prefix."""
+    if not title or not 0 < dom.text_len[v] <= len(title) + TITLE_PREFIX_CHARS:
+        return False
+    text = _key(dom.elements[v].text_content())
+    want = _key(title)
+    if len(text) < MIN_TITLE_CHARS:
+        return False
+    common = len(os.path.commonprefix([text[::-1], want[::-1]]))
+    return common >= min(len(text), len(want)) - TITLE_PREFIX_CHARS
+
+
+def _key(text: str) -> str:
+    """Letters and digits only, case-folded: titles differ in punctuation and decoration."""
+    return "".join(_NAME_CHAR_RE.findall(text)).casefold()
+
+
+def _all_links(dom: _View, v: int) -> bool:
     el = dom.elements[v]
     if el.tag == "a":
         return True
@@ -157,7 +313,7 @@ def _all_links(dom: DomTree, v: int) -> bool:
     return link_text >= dom.text_len[v] > 0
 
 
-def _contains(dom: DomTree, v: int, u: int) -> bool:
+def _contains(dom: _View, v: int, u: int) -> bool:
     return v <= u < v + dom.tree.sizes[v]
 
 
@@ -165,62 +321,97 @@ def _ranges(dom: DomTree, nodes: Sequence[int]) -> list[range]:
     return [dom.tree.subtree(v) for v in nodes]
 
 
-def _body_element(dom: DomTree, body: Body) -> HtmlElement:
-    """A detached copy of the body for rendering."""
+def _body_element(view: _View, body: Body) -> HtmlElement:
+    """A detached copy of the body for rendering, without the records nested in it."""
     if body.keep is None:
         assert body.node is not None
-        clone = copy.deepcopy(dom.elements[body.node])
+        clone = _copy(view, body.node)
         clone.tail = None
         return clone
     wrapper = etree.Element("div")
     if body.text_after is not None:
-        wrapper.text = dom.elements[body.text_after].tail
+        wrapper.text = view.elements[body.text_after].tail
     for v in body.keep:
-        wrapper.append(copy.deepcopy(dom.elements[v]))
+        wrapper.append(_copy(view, v))
     if len(wrapper):
         wrapper[-1].tail = None
     return wrapper  # type: ignore[return-value]
 
 
+def _copy(view: _View, v: int) -> HtmlElement:
+    """A deep copy of node v without the nested records inside it (copy and original pair up
+    in document order, the page holding no comments)."""
+    clone = copy.deepcopy(view.elements[v])
+    doomed = [r for r in view.nested if r in view.tree.subtree(v)]
+    if doomed:
+        twins = [el for el in clone.iter() if isinstance(el.tag, str)]
+        for r in doomed:
+            twin = twins[r - v]
+            if twin.getparent() is not None:
+                twin.drop_tree()
+    return clone
+
+
 # --- author, date, permalink --------------------------------------------------------------
 
 
-def find_author(dom: DomTree, record: Sequence[int], body: Sequence[range]) -> HtmlElement | None:
-    """The element naming the record's author: a profile link or an author-hinted element
-    in the template part (outside the body and quotes); a hinted profile link wins."""
+def find_author(dom: _View, record: Sequence[int]) -> int | None:
+    """The node naming the record's author: the first of the best candidates in document
+    order, a hinted profile link before a profile link before an author-hinted name; never
+    inside a quote."""
     best: tuple[int, int] | None = None
     for root in record:
         for v in dom.tree.subtree(root):
-            if any(v in r for r in body) or dom.hidden[v]:
+            if dom.hidden[v]:
                 continue
             score = _author_score(dom, v)
             if score and (best is None or score > best[0]):
                 best = (score, v)
-    return None if best is None else dom.elements[best[1]]
+    return None if best is None else best[1]
 
 
-def _author_score(dom: DomTree, v: int) -> int:
-    """2 for a profile link, +1 for an author hint on it or its parent; 1 for a hinted
-    element that directly holds a short name; 0 otherwise."""
+def _author_score(dom: _View, v: int) -> int:
+    """4 for a profile link with an author hint on it or its parent, 3 for a hinted element
+    that directly holds a short name, 2 for a profile link or a hinted link, else 0."""
     el = dom.elements[v]
-    length = dom.text_len[v]
-    if not 0 < length <= MAX_AUTHOR_CHARS:
-        return 0
-    text = " ".join(el.text_content().split())
-    if NOT_AUTHOR_RE.match(text) or parse_date(text) is not None or _in_quote(el):
+    if not 0 < dom.text_len[v] <= MAX_AUTHOR_CHARS:
         return 0
     hinted = _hinted(el) or _hinted(el.getparent())
+    if el.tag != "a" and not (hinted and dom.tree.texts[v]):
+        return 0
+    text = _author_text(dom, v)
+    if not _NAME_CHAR_RE.search(text) or NOT_AUTHOR_RE.match(text) \
+            or parse_date(text) is not None \
+            or _in_quote(el):
+        return 0
     if el.tag == "a":
         profile = bool(PROFILE_HREF_RE.search(el.get("href") or ""))
-        return 2 * profile + hinted if profile or hinted else 0
-    return 1 if hinted and dom.tree.texts[v] and not dom.tree.children[v] else 0
+        return 2 * profile + 2 * hinted
+    return 3
+
+
+def _author_text(dom: _View, v: int) -> str:
+    """A link's text, or the name an element holds directly (before a title or a badge)."""
+    if dom.elements[v].tag == "a" or not dom.tree.texts[v]:
+        return " ".join(dom.elements[v].text_content().split())
+    return dom.tree.texts[v]
+
+
+def _author_fields(dom: _View, v: int | None,
+                   base_url: str | None) -> tuple[str | None, str | None]:
+    if v is None:
+        return None, None
+    el = dom.elements[v]
+    link = el if el.tag == "a" else None
+    return _author_text(dom, v) or None, safe_url(link.get("href"), base_url) if link is not None \
+        else None
 
 
 def _hinted(el: HtmlElement | None) -> bool:
     if el is None:
         return False
     names = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('itemprop') or ''}"
-    return bool(AUTHOR_HINT_RE.search(names))
+    return bool(AUTHOR_HINT_RE.search(names)) and not NOT_AUTHOR_HINT_RE.search(names)
 
 
 def _in_quote(el: HtmlElement) -> bool:
@@ -238,12 +429,11 @@ def pick_pivot(dom: DomTree, pivots: Sequence[int]) -> int:
     return max(pivots, key=rank) if len(pivots) > 1 else pivots[0]
 
 
-def read_date(dom: DomTree, record: Sequence[int], pivot: int,
-              now: datetime | None) -> tuple[str | None, str | None]:
+def read_date(dom: DomTree, pivot: int, context: PageContext) -> tuple[str | None, str | None]:
     """The date text the page shows and its ISO 8601 form."""
     el = dom.elements[pivot]
     text = " ".join(el.text_content().split())
-    match: DateMatch | None = parse_date(text, now)
+    match: DateMatch | None = parse_date(text, context.now, context.lang)
     shown = match.text if match is not None else (text or None)
     iso = _attr_date(el)
     if iso is None:

@@ -3,18 +3,25 @@
 `looks_like_article` is a cheap check of its own, run before extraction, in the spirit of
 Mozilla Readability's `isProbablyReaderable`: enough long, visible paragraphs outside noise
 containers. It counts text per writing system, since a Chinese or Japanese character carries
-about as much as a short word (readability issues 381 and 429). Threads join the router in
-the forum issue; for now every page is an article or other.
+about as much as a short word (readability issues 381 and 429).
+
+`thread_role` places MiBAT's main record region (see `mibat.py`): a thread when its records
+hold most of the page's user text and no article dominates, the comments of an article when
+an article body comes before them, or nothing (a list of dated teasers, an archive).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Literal
 
 from winnow.article import is_noise_hint
 from winnow.markdown import CJK_RE
 from winnow.page import Page
 from winnow.result import PageKind
+
+ThreadRole = Literal["thread", "comments", "none"]
 
 MIN_PARAGRAPH_CHARS = 140
 """Paragraphs shorter than this add nothing to the article score (Readability: 140)."""
@@ -65,3 +72,36 @@ def route(page: Page, content_text: str, page_chars: int) -> PageKind:
     if length and len(content_text.strip()) >= MIN_PAGE_SHARE * page_chars:
         return "article"
     return "other"
+
+
+MIN_THREAD_POSTS = 2
+"""A thread needs two records on a single page (MiBAT section 5: one record is no list)."""
+
+THREAD_SHARE = 0.5
+"""Share of the user text (post text plus the article body found outside the records) the
+records must hold for the page to be a thread: a forum's posts are its content, while an
+article's comments follow a body that stands on its own."""
+
+MIN_POST_CHARS = 10
+"""Mean characters of text per record below which a record list is not posts (date links,
+archive lists, icon rows)."""
+
+
+def thread_role(post_chars: Sequence[int], article_chars: int, article_before: bool,
+                learned: bool = False) -> ThreadRole:
+    """What the page's record region is: "thread", "comments" or "none".
+
+    `post_chars` are the text lengths of the records' bodies, `article_chars` the weighted
+    length of the article body found outside the records and `article_before` whether that
+    body precedes the records. With a learned record template (`learned`), one record is
+    enough for a thread.
+    """
+    if not post_chars or sum(post_chars) < MIN_POST_CHARS * len(post_chars):
+        return "none"
+    enough = len(post_chars) >= MIN_THREAD_POSTS or learned
+    total = sum(post_chars)
+    if enough and total >= THREAD_SHARE * (total + article_chars):
+        return "thread"
+    if article_chars >= MIN_CONTENT_CHARS and article_before:
+        return "comments"
+    return "none"
