@@ -12,6 +12,7 @@ from typing import Any
 
 import jsonschema
 import websockets
+from aiohttp import web
 from aiohttp.test_utils import TestServer
 from referencing import Registry, Resource
 from winnow.server.app import create_app
@@ -34,10 +35,11 @@ def validate(message: dict[str, Any], side: str = "server_message") -> None:
 
 @dataclass
 class Running:
-    """A running server: its port, data dir and token."""
+    """A running server: its port, data dir, token and application."""
 
     port: int
     data_dir: Path
+    app: web.Application
 
     @property
     def token(self) -> str:
@@ -61,7 +63,7 @@ async def running_server(data_dir: Path, **options: Any) -> AsyncIterator[Runnin
     server = TestServer(create_app(config), host="127.0.0.1")
     await server.start_server()
     try:
-        yield Running(server.port or 0, data_dir)
+        yield Running(server.port or 0, data_dir, server.app)
     finally:
         await server.close()
 
