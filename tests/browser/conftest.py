@@ -1,0 +1,359 @@
+"""Fixtures for the browser tests: Debian's Chromium driven by Playwright with the unpacked
+extension, the real `winnow serve` as a subprocess, and the test's own aiohttp server for pages.
+
+One browser, one server and one page server are shared by the whole session (starting
+Chromium is the slow part). The extension is copied to a temp dir whose config.json points at
+the test server's port and makes reconnecting fast. Fixture pages are read in place from
+../shared/data and never copied into the project.
+
+The tests skip when /usr/bin/chromium is missing, except when the CI variable is set: then a
+missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+EXTENSION = ROOT / "extension"
+DATA = ROOT.parent / "shared" / "data"
+ARTICLES = DATA / "articles" / "readability"
+FORUMS = DATA / "forums" / "pages"
+ARTIFACTS = HERE / "artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+WINNOW = Path(sys.executable).with_name("winnow")
+
+RECONNECT = {"initialMs": 100, "maxMs": 400}
+"""Fast reconnect for tests: the restart test waits for at most a few of these delays."""
+
+TIMEOUT_S = 15.0
+"""Upper bound for anything a test waits for (server start, a reader view, a stats count)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Skip the browser tests when Chromium is missing, unless CI demands them."""
+    if CHROMIUM.exists() or os.environ.get("CI"):
+        return
+    skip = pytest.mark.skip(reason=f"{CHROMIUM} is not installed (make test installs it)")
+    for item in items:
+        if "tests/browser" in str(item.fspath):
+            item.add_marker(skip)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for(check: Callable[[], Any], timeout: float = TIMEOUT_S, interval: float = 0.05,
+             what: str = "condition") -> Any:
+    """Poll `check` until it returns something truthy; return that, or fail after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+        time.sleep(interval)
+
+
+# ---------------------------------------------------------------- winnow serve
+
+
+@dataclass
+class WinnowServer:
+    """`winnow serve` on a fixed free port with a temp data dir; can be stopped and restarted
+    on the same port (the reconnect test)."""
+
+    port: int
+    data_dir: Path
+    process: subprocess.Popen[bytes] | None = None
+    log: Path = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.log = self.data_dir.parent / "server.log"
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        args = [str(WINNOW), "serve", "--port", str(self.port), "--data-dir", str(self.data_dir),
+                "--workers", "1"]
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
+        wait_for(self.healthy, what=f"winnow serve on port {self.port} (log: {self.log})")
+
+    def healthy(self) -> bool:
+        if self.process is not None and self.process.poll() is not None:
+            raise AssertionError(f"winnow serve exited: {self.log.read_text()[-2000:]}")
+        try:
+            self.api("/healthz")
+        except OSError:
+            return False
+        return True
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+    def api(self, path: str) -> Any:
+        """GET a JSON endpoint of the HTTP API, with the data dir's token."""
+        token = (self.data_dir / "token").read_text().strip()   # OSError until it exists
+        request = urllib.request.Request(f"{self.http}{path}", headers={"X-Winnow-Token": token})
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return json.load(response)
+
+    def pages_of(self, site: str) -> int:
+        """How many pages the server has stored for `site` (0 for a site it never stored)."""
+        sites = self.api("/api/sites")["sites"]
+        return sum(row["pages"] for row in sites if row["site"] == site)
+
+
+@pytest.fixture(scope="session")
+def winnow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WinnowServer]:
+    base = tmp_path_factory.mktemp("winnow")
+    server = WinnowServer(port=free_port(), data_dir=base / "data")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+# ---------------------------------------------------------------- pages for the browser
+
+
+SPA_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>{title}</title></head><body>
+<nav><a href="/spa/one">One</a> <a href="/spa/two" id="go">Two</a></nav>
+<main><article><h1 id="heading">{title}</h1>{body}</article></main>
+<footer>Footer links: <a href="/about">About</a> <a href="/contact">Contact</a></footer>
+<script>
+document.getElementById("go").addEventListener("click", (event) => {{
+  event.preventDefault();
+  history.pushState({{}}, "", "/spa/two");
+  document.title = "Second story";
+  document.getElementById("heading").textContent = "Second story";
+  document.querySelector("article").innerHTML = '<h1 id="heading">Second story</h1>' + {second};
+}});
+</script></body></html>"""
+
+
+def story(seed: str, paragraphs: int = 6) -> str:
+    """Paragraphs of plain article prose (enough for the article router), varied by `seed`."""
+    sentence = (f"The {seed} committee met on Tuesday to discuss the harbour, and after a long "
+                "debate, members agreed that the old pier needs repairs before winter storms. ")
+    return "".join(f"<p>{sentence * 3}Paragraph {i} of the {seed} story.</p>"
+                   for i in range(paragraphs))
+
+
+def plain_page(title: str, seed: str) -> str:
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{title}</title>"
+            f"</head><body><header><a href='/'>Home</a> <a href='/news'>News</a></header>"
+            f"<main><article><h1>{title}</h1>{story(seed)}</article></main>"
+            f"<footer><a href='/about'>About us</a></footer></body></html>")
+
+
+def page_app() -> Any:
+    """The aiohttp app serving fixture pages in place, plain generated pages and an SPA."""
+    from aiohttp import web
+
+    def html(text: str) -> web.Response:
+        return web.Response(text=text, content_type="text/html", charset="utf-8")
+
+    async def article(request: web.Request) -> web.StreamResponse:
+        path = ARTICLES / request.match_info["name"] / "source.html"
+        return web.FileResponse(path, headers={"Content-Type": "text/html; charset=utf-8"})
+
+    async def forum(request: web.Request) -> web.StreamResponse:
+        path = FORUMS / request.match_info["name"]
+        return web.FileResponse(path, headers={"Content-Type": "text/html; charset=utf-8"})
+
+    async def plain(request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        return html(plain_page(f"Plain story {name}", name))
+
+    async def showcase(request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(HERE / "showcase.html")
+
+    async def image(request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(HERE / "lead.svg", headers={"Content-Type": "image/svg+xml"})
+
+    async def spa(request: web.Request) -> web.Response:
+        second = json.dumps(story("second"))
+        return html(SPA_PAGE.format(title="First story", body=story("first"), second=second))
+
+    app = web.Application()
+    app.add_routes([
+        web.get("/articles/{name}", article),
+        web.get("/forums/{name}", forum),
+        web.get("/plain/{name}", plain),
+        web.get("/spa/{name}", spa),
+        web.get("/showcase", showcase),
+        web.get("/img/lead.svg", image),
+    ])
+    return app
+
+
+@dataclass
+class PageServer:
+    port: int
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+
+@pytest.fixture(scope="session")
+def pages() -> Iterator[PageServer]:
+    """The page server, on its own event loop in a thread (the tests use Playwright's sync API)."""
+    from aiohttp import web
+
+    loop = asyncio.new_event_loop()
+    port = free_port()
+    runner = web.AppRunner(page_app())
+
+    async def start() -> None:
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", port).start()
+
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    asyncio.run_coroutine_threadsafe(start(), loop).result(timeout=10)
+    try:
+        yield PageServer(port)
+    finally:
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(timeout=10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=5)
+
+
+# ---------------------------------------------------------------- the browser
+
+
+def extension_copy(target: Path, server_port: int) -> Path:
+    """Copy the extension and point its config.json at the test server."""
+    shutil.copytree(EXTENSION, target, ignore=shutil.ignore_patterns("README.md"))
+    config = json.loads((target / "config.json").read_text())
+    config.update(server=f"ws://127.0.0.1:{server_port}/ws", reconnect=RECONNECT, keepaliveMs=5000)
+    (target / "config.json").write_text(json.dumps(config))
+    return target
+
+
+@dataclass
+class Browser:
+    """The shared browser context with helpers for the extension's pages and state."""
+
+    context: Any
+    worker: Any
+    extension_id: str
+    pages: PageServer
+
+    def ext_url(self, path: str) -> str:
+        return f"chrome-extension://{self.extension_id}/{path}"
+
+    def open(self, url: str) -> Any:
+        page = self.context.new_page()
+        page.goto(url)
+        return page
+
+    def tab_id(self, page: Any) -> int:
+        """The extension's tab id of a Playwright page (matched by URL)."""
+        tabs = self.worker.evaluate("chrome.tabs.query({})")
+        matches = [tab["id"] for tab in tabs if tab.get("url") == page.url]
+        assert matches, f"no tab for {page.url}"
+        return int(matches[-1])
+
+    def popup(self, page: Any) -> Any:
+        """The toolbar popup as a page, acting on the tab of `page`."""
+        popup = self.context.new_page()
+        popup.goto(self.ext_url(f"popup/popup.html?tab={self.tab_id(page)}"))
+        popup.wait_for_selector("#status-text")
+        return popup
+
+    def open_reader(self, page: Any) -> Any:
+        """Click the popup's Reader view button and return the reader page."""
+        popup = self.popup(page)
+        with self.context.expect_page(lambda p: "reader/reader.html" in p.url) as opened:
+            popup.click("#reader")
+        popup.close()
+        reader = opened.value
+        reader.wait_for_selector("html:not([data-state='loading'])", state="attached",
+                                 timeout=TIMEOUT_S * 1000)
+        return reader
+
+    def status(self) -> dict[str, Any]:
+        """The connection status the background keeps in storage.session."""
+        stored: dict[str, Any] = self.worker.evaluate("chrome.storage.session.get('status')")
+        return stored.get("status") or {}
+
+    def reset_settings(self) -> None:
+        """Forget every setting (collection off), as after a fresh install."""
+        self.worker.evaluate("chrome.storage.local.clear()")
+
+
+def find_worker(context: Any) -> Any:
+    workers = [w for w in context.service_workers if w.url.startswith("chrome-extension://")]
+    return workers[0] if workers else context.wait_for_event("serviceworker", timeout=10_000)
+
+
+@pytest.fixture(scope="session")
+def browser(winnow_server: WinnowServer, pages: PageServer,
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing and CI is set: install it (scripts/ensure-chromium)")
+    from playwright.sync_api import sync_playwright
+
+    base = tmp_path_factory.mktemp("chromium")
+    ext = extension_copy(base / "extension", winnow_server.port)
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(base / "profile"), executable_path=str(CHROMIUM), headless=True,
+            accept_downloads=True, viewport={"width": 1100, "height": 900},
+            args=[f"--disable-extensions-except={ext}", f"--load-extension={ext}"])
+        try:
+            # Fixture pages link images and scripts on the web; this machine has no network,
+            # so fail those requests at once instead of waiting for DNS.
+            context.route(lambda url: not url.startswith(("http://127.0.0.1", "chrome")),
+                          lambda route: route.abort())
+            worker = find_worker(context)
+            extension_id = worker.url.split("/")[2]
+            browser = Browser(context, worker, extension_id, pages)
+            wait_for(lambda: browser.status().get("state") == "online", what="extension online")
+            yield browser
+        finally:
+            context.close()
+
+
+def save_artifact(page: Any, name: str, **options: Any) -> Path:
+    """Save a screenshot under tests/browser/artifacts/ (git-ignored) and return its path."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), **options)
+    return path
