@@ -4,6 +4,7 @@ protocol schema, and small article pages of one site template."""
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -106,21 +107,28 @@ async def client(server: Running, origin: str | None = EXTENSION_ORIGIN,
         yield Client(ws)
 
 
-PARAGRAPHS = [
-    "The council met on Tuesday, and it voted on the new harbor bridge after a long debate.",
-    "Construction is expected to start next spring, and the first lanes could open soon.",
-    "Residents of the east bank, who waited years for a faster route, cheered the vote.",
-    "Critics warned that the budget leaves no room for overruns, and asked for an audit.",
-]
+WORDS = ("harbor bridge council budget river school museum statue farmer valley drought "
+         "orchestra ferry library nurse hospital market festival winter spring audit mayor "
+         "vote debate grant report robot team prize trees volunteers ministry station "
+         "railway tunnel garden bakery bread climate storm flood coast island village "
+         "mountain glacier forest wolf salmon harvest wheat barley vineyard copper mine "
+         "factory workers union strike wages pension court judge appeal verdict senator "
+         "election ballot census theater painter novel poet archive letter stamp coin").split()
+
+
+def _sentence(rng: random.Random) -> str:
+    words = [rng.choice(WORDS) for _ in range(rng.randint(9, 16))]
+    words.insert(rng.randint(3, 6), "and,")
+    return " ".join(words).capitalize() + "."
 
 
 def article_page(n: int) -> str:
-    """A news page of one template: navigation, a story that differs per page, a footer."""
-    story = "".join(f"<p>Story {n}: {p} It was the {n}th report, said the editor.</p>"
-                    for p in PARAGRAPHS)
+    """A news page of one template: navigation, a story of its own, a footer."""
+    rng = random.Random(n)
+    story = "".join(f"<p>{' '.join(_sentence(rng) for _ in range(3))}</p>" for _ in range(4))
     nav = "".join(f"<li><a href='/{s}'>{s.title()}</a></li>"
                   for s in ("world", "politics", "business", "science"))
     return (f"<html><head><title>Report {n}</title></head><body><header><ul>{nav}</ul>"
-            f"</header><main><article><h1>Report number {n} on the harbor</h1>{story}"
+            f"</header><main><article><h1>Report number {n}: {_sentence(rng)}</h1>{story}"
             f"</article></main><footer><p>Copyright Planet News, all rights reserved.</p>"
             f"</footer></body></html>")

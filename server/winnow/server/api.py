@@ -23,7 +23,6 @@ from aiohttp import web
 
 from winnow import __version__
 from winnow.export import FORMATS
-from winnow.learning import MODEL_KIND
 from winnow.server import protocol, worker
 from winnow.server.reader import CSP
 from winnow.server.state import STATE, ServerState
@@ -79,17 +78,10 @@ def _static(name: str) -> web.Response:
 
 async def sites(request: web.Request) -> web.Response:
     state = request.app[STATE]
-    listing = await state.io(_sites, state)
-    return _json(listing)
-
-
-def _sites(state: ServerState) -> dict[str, Any]:
-    rows = state.site_stats()
-    learned = state.store.model_summaries(MODEL_KIND)
-    for row in rows:
-        row["pages_learned"] = learned.get(row["site"], ({}, 0.0))[0].get("pages", 0)
-    per_day = [{"site": s, "day": d, "pages": n} for s, d, n in state.store.pages_per_day()]
-    return {"sites": rows, "pages": sum(r["pages"] for r in rows), "per_day": per_day}
+    rows = await state.site_stats()
+    per_day = [{"site": s, "day": d, "pages": n}
+               for s, d, n in await state.io(state.store.pages_per_day)]
+    return _json({"sites": rows, "pages": sum(r["pages"] for r in rows), "per_day": per_day})
 
 
 def _site_param(request: web.Request) -> str:
@@ -102,25 +94,25 @@ def _site_param(request: web.Request) -> str:
 async def site(request: web.Request) -> web.Response:
     state = request.app[STATE]
     key = _site_param(request)
+    [stats] = await state.site_stats(key)
     stored = await state.io(_site_pages, state, key)
     model = await state.workers.run(key, worker.describe, key)
-    if not stored["known"] and model["pages_learned"] == 0:
+    if stats["last_seen"] is None and model["pages_learned"] == 0:
         raise web.HTTPNotFound(text=f"no site {key}\n")
     clusters = [{k: v for k, v in c.items() if k != "sections"} for c in model["clusters"]]
     for cluster in clusters:
         cluster["pages_stored"] = stored["sizes"].get(cluster["id"], 0)
-    return _json({**stored["stats"], "pages_learned": model["pages_learned"],
+    return _json({**stats, "pages_learned": model["pages_learned"],
                   "min_cluster_pages": model["min_cluster_pages"], "clusters": clusters,
                   "unclustered_pages": stored["sizes"].get(None, 0),
                   "recent": stored["recent"], "per_day": stored["per_day"]})
 
 
 def _site_pages(state: ServerState, key: str) -> dict[str, Any]:
-    [stats] = state.site_stats(key)
     recent = [{"id": p.id, "url": p.url, "title": p.title, "seen_at": p.seen_at,
                "cluster": p.cluster, "bytes": p.html_size}
               for p in state.store.recent_pages(key, RECENT_PAGES)]
-    return {"known": stats["last_seen"] is not None, "stats": stats, "recent": recent,
+    return {"recent": recent,
             "sizes": state.store.cluster_sizes(key),
             "per_day": [{"day": d, "pages": n} for _, d, n in state.store.pages_per_day(key)]}
 

@@ -15,6 +15,7 @@ from aiohttp import web
 
 from winnow.learning import MODEL_KIND
 from winnow.page import MAX_PAGE_BYTES
+from winnow.server import worker
 from winnow.server.protocol import ProtocolError
 from winnow.server.security import Policy
 from winnow.server.workers import Workers
@@ -80,24 +81,39 @@ class ServerState:
             raise ProtocolError("not_found", f"no stored page {page_id}")
         return site
 
-    def site_stats(self, site: str | None = None) -> list[dict[str, Any]]:
-        """Per site: pages stored, clusters learned (as last saved), collect, last seen.
-        Blocking: call through `io`."""
+    async def live_summaries(self) -> dict[str, dict[str, Any]]:
+        """The summaries of the models the workers hold in memory, by site (the saved ones
+        lag by up to `model_flush_s`); a worker that fails to answer is left out."""
+        live: dict[str, dict[str, Any]] = {}
+        for answer in await self.workers.broadcast(worker.summaries):
+            if isinstance(answer, dict):
+                live.update(answer)
+        return live
+
+    async def site_stats(self, site: str | None = None) -> list[dict[str, Any]]:
+        """Per site: pages stored and learned, clusters learned, collect, last seen."""
+        live = await self.live_summaries()
+        return await self.io(self._site_stats, site, live)
+
+    def _site_stats(self, site: str | None,
+                    live: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         key = normalize_site(site) if site is not None else None
-        summaries = self.store.model_summaries(MODEL_KIND)
+        saved = self.store.model_summaries(MODEL_KIND)
         rows = []
         for info in self.store.sites():
             if key is not None and info.site != key:
                 continue
-            brief, saved = summaries.get(info.site, ({}, None))
-            seen = [t for t in (info.last_seen, saved) if t is not None]
+            brief, saved_at = saved.get(info.site, ({}, None))
+            brief = live.get(info.site, brief)
+            seen = [t for t in (info.last_seen, saved_at) if t is not None]
             rows.append({"site": info.site, "pages": info.pages,
+                         "pages_learned": int(brief.get("pages", 0)),
                          "clusters": len(brief.get("clusters", {})),
                          "collect": bool(info.settings.get("collect")),
                          "last_seen": max(seen) if seen else None})
         if key is not None and not rows:
-            rows.append({"site": key, "pages": 0, "clusters": 0, "collect": False,
-                         "last_seen": None})
+            rows.append({"site": key, "pages": 0, "pages_learned": 0, "clusters": 0,
+                         "collect": False, "last_seen": None})
         return rows
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from winnow.export import Exported, export_extraction
 from winnow.extractor import extract
-from winnow.learning import Learner, Visit
+from winnow.learning import Learner, Visit, summary
 from winnow.result import Extraction
 from winnow.server.describe import describe_model
 from winnow.server.reader import reader_document
@@ -107,6 +107,11 @@ def flush() -> int:
     if _state is not None:
         _state.saved_at.clear()
     return saved
+
+
+def summaries() -> dict[str, dict[str, Any]]:
+    """The summaries of the models in memory, by site: fresher than the saved ones."""
+    return {site: summary(model) for site, model in _learner().models.items()}
 
 
 def forget(site: str) -> int:

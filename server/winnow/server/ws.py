@@ -32,6 +32,8 @@ from winnow.store import normalize_site, site_key
 
 log = logging.getLogger(__name__)
 
+STATS_FIELDS = ("site", "pages", "clusters", "collect", "last_seen")
+"""What `stats` reports per site (docs/protocol.md)."""
 MAX_IN_FLIGHT = 16
 """Requests of one connection processed at once; more wait, unread, in the socket."""
 FRAME_SLACK = 2
@@ -165,8 +167,8 @@ async def page(state: ServerState, req: Request, received: float) -> dict[str, A
 
 async def stats(state: ServerState, req: Request, received: float) -> dict[str, Any]:
     """Sites with their pages stored, clusters learned and collect setting."""
-    site = req.data.get("site")
-    sites = await state.io(state.site_stats, site)
+    rows = await state.site_stats(req.data.get("site"))
+    sites = [{k: row[k] for k in STATS_FIELDS} for row in rows]
     return envelope("stats", req.id, sites=sites, pages=sum(s["pages"] for s in sites))
 
 

@@ -131,7 +131,8 @@ async function showSite(site) {
   document.getElementById("template").hidden = true;
   document.getElementById("site-title").textContent = data.site;
   document.getElementById("site-learning").textContent =
-    `Learned from ${data.pages_learned} pages into ${data.clusters.length} template clusters; ` +
+    `Learned from ${data.pages_learned} pages into ${data.clusters.length} template ` +
+    `cluster${data.clusters.length === 1 ? "" : "s"}; ` +
     `a cluster's template is used once it has learned ${data.min_cluster_pages} pages. ` +
     `${data.pages} pages stored.`;
   const body = document.querySelector("#clusters tbody");
