@@ -50,6 +50,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_store(sites, required=False)
     _add_serve(commands.add_parser("serve", help="run the companion server the extension "
                                    "talks to (WebSocket /ws, HTTP API, dashboard at /)"))
+    corpus = commands.add_parser("export-corpus", help="export collected pages for research "
+                                 "as JSON lines or WARC")
+    corpus.add_argument("--format", choices=("jsonl", "warc"), required=True)
+    corpus.add_argument("--output", "-o", type=Path,
+                        help="file to write (default: standard output)")
+    _add_store(corpus, required=False)
     return parser
 
 
@@ -70,6 +76,22 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--workers", type=int, help="worker processes (default: one per core)")
     serve.add_argument("--max-message-bytes", type=int, default=MAX_MESSAGE_BYTES,
                        help=f"largest WebSocket message (default {MAX_MESSAGE_BYTES:,})")
+
+
+def run_export_corpus(args: argparse.Namespace) -> int:
+    """Write the collected pages of `--site` (or all sites) as JSONL or WARC."""
+    from winnow.corpus import export_corpus
+
+    site = normalize_site(args.site) if args.site else None
+    with Store.open(args.data_dir or default_data_dir()) as store:
+        if args.output is None:
+            written = export_corpus(store, args.format, sys.stdout.buffer, site)
+        else:
+            with open(args.output, "wb") as out:
+                written = export_corpus(store, args.format, out, site)
+    skipped = f", {written.skipped} corrupt pages skipped" if written.skipped else ""
+    print(f"winnow: exported {written.pages} pages{skipped}", file=sys.stderr)
+    return 0
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -103,6 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "serve":
             return run_serve(args)
+        if args.command == "export-corpus":
+            return run_export_corpus(args)
         if args.command == "extract" and not args.learn:
             return run_extract(args.paths, args.url, args.format, sys.stdout)
         with Store.open(args.data_dir or default_data_dir()) as store:
