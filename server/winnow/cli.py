@@ -4,13 +4,16 @@
     winnow extract --learn --data-dir DIR [--site SITE] [--url URL] [--format ...] PATH...
     winnow learn --data-dir DIR [--site SITE] [--url URL] PATH...
     winnow sites --data-dir DIR
+    winnow posts [--format json|csv|markdown|jsonl] [--url URL] PATH...
 
 `extract` reads one or many files (`-` is stdin) in one process. With jsonl each input gives
 one line, the `Extraction` as JSON plus `path`; an input that can't be read or parsed gives a
 line with an `error` and the run goes on. With `--learn`, pages are processed the way
 browsing does: each is extracted with what its site learned from the pages before it, then
 stored and learned from. `learn` learns without extracting. The exit status is 1 when any
-input failed, else 0.
+input failed, else 0. `posts` exports the posts of threads (or an article and its comments)
+as `winnow.export` writes them; with jsonl, one line per input with its title, URL, kind and
+posts.
 """
 
 from __future__ import annotations
@@ -19,9 +22,11 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
 
+from winnow.export import export_extraction, export_posts
 from winnow.extractor import extract
 from winnow.learning import Learner
 from winnow.page import PageError
@@ -29,6 +34,7 @@ from winnow.result import Extraction
 from winnow.store import Store, StoreError, default_data_dir, normalize_site, site_key
 
 FORMATS = ("text", "html", "markdown", "json", "jsonl")
+POST_FORMATS = ("json", "csv", "markdown", "jsonl")
 
 SAVE_EVERY = 50
 """Pages learned between two saves of the site models (a crash loses at most these)."""
@@ -48,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_store(learn, required=False)
     sites = commands.add_parser("sites", help="list learned sites, clusters and pages")
     _add_store(sites, required=False)
+    posts = commands.add_parser("posts", help="export the posts of saved thread pages")
+    _add_inputs(posts)
+    posts.add_argument("--format", choices=POST_FORMATS, default="json", help="output format")
     _add_serve(commands.add_parser("serve", help="run the companion server the extension "
                                    "talks to (WebSocket /ws, HTTP API, dashboard at /)"))
     corpus = commands.add_parser("export-corpus", help="export collected pages for research "
@@ -127,6 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_serve(args)
         if args.command == "export-corpus":
             return run_export_corpus(args)
+        if args.command == "posts":
+            return run_posts(args.paths, args.url, args.format, sys.stdout)
         if args.command == "extract" and not args.learn:
             return run_extract(args.paths, args.url, args.format, sys.stdout)
         with Store.open(args.data_dir or default_data_dir()) as store:
@@ -256,6 +267,28 @@ def _write(path: str, result: Extraction, fmt: str, out: TextIO, first: bool) ->
     if not first:
         out.write("\n")
     out.write(body.rstrip("\n") + "\n")
+
+
+def run_posts(paths: Sequence[str], url: str | None, fmt: str, out: TextIO) -> int:
+    """Export the posts of every path (JSON, CSV, Markdown or one JSON line per input);
+    return 1 when any input failed."""
+    failed = False
+    for n, path in enumerate(paths):
+        try:
+            result = extract(_read(path), url)
+        except (OSError, PageError, ValueError) as exc:
+            failed = True
+            _report_error(path, exc, fmt, out)
+            continue
+        if fmt == "jsonl":
+            line = {"path": path, "title": result.title, "url": result.url, "kind": result.kind,
+                    "posts": [asdict(post) for post in export_posts(result)]}
+            out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            continue
+        if n:
+            out.write("\n")
+        out.write(export_extraction(result, fmt).content.rstrip("\n") + "\n")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

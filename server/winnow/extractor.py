@@ -102,7 +102,9 @@ def _thread_role(thread: Thread | None, found: ArticleContent | None, url: str |
     if found is not None:
         article_chars = weighted_length(render_article(found.content, url, title).text)
         before = thread.starts_after(found.source)
-    return thread_role([len(post.text) for post in thread.posts], article_chars, before)
+    authored = sum(1 for post in thread.posts if post.author)
+    return thread_role([len(post.text) for post in thread.posts], authored, article_chars,
+                       before, thread.comment_hint())
 
 
 def _article(meta: Metadata, rendered: Rendered) -> Article:

@@ -427,10 +427,10 @@ def same_kind_records(matcher: TreeMatcher, dom: DomTree, main: Region) -> Regio
         a = c
         for _ in range(rel):
             a = tree.parents[a]
-        if tree.tags[a] != tree.tags[anchor] or any(a in r or r.start in tree.subtree(a)
+        if tree.tags[a] != tree.tags[anchor] or any(r.start in tree.subtree(a)
                                                       for r in taken):
-            continue
-        if any(a == f or f in tree.subtree(a) or a in tree.subtree(f) for f, _ in found):
+            continue  # a record already, or around one; inside one is a nested reply
+        if any(a == f for f, _ in found):
             continue
         if pivot_similarity(matcher, anchor, a, pivot, c) > PS_THRESHOLD:
             found.append((a, c))

@@ -31,6 +31,7 @@ from datetime import datetime
 from lxml import etree
 from lxml.html import HtmlElement
 
+from winnow.article import is_comments
 from winnow.dates import DateMatch, parse_date, parse_datetime_attr
 from winnow.mibat import (
     DATE_ATTRS,
@@ -68,6 +69,11 @@ NOT_AUTHOR_HINT_RE = re.compile(
     r"reputation|karma|points|badge|online", re.I)
 """Class words of what sits next to a name in a user block (title, rank, post count)."""
 
+MEMBER_SINCE_RE = re.compile(
+    r"join|regist|member since|since|seit|dabei|inscri|desde|iscritt|lid sinds|с нами|"
+    r"зарегистр|加入|注册|登録", re.I)
+"""Labels of a user block's membership date, a date that aligns across records too."""
+
 MAX_AUTHOR_CHARS = 60
 """A name is short; longer link text is a title or a sentence."""
 
@@ -87,8 +93,8 @@ WRAPPER_SHARE = 0.9
 for inside (what follows it is a permalink number or a like bar)."""
 
 HEADER_SHARE = 0.5
-"""A child holding a pivot and more than this share of the record's text holds the body too:
-the descent enters it."""
+"""A child holding a landmark (pivot, author) and more than this share of the record's text
+besides the landmarks' own holds the body too: the descent enters it."""
 
 
 @dataclass
@@ -129,6 +135,11 @@ class Thread:
     posts: list[Post]
     elements: list[HtmlElement]
     dom: DomTree
+
+    def comment_hint(self) -> bool:
+        """True when a record or an ancestor of the region is named for comments."""
+        first = self.dom.elements[self.region.records[0][0]]
+        return any(is_comments(el) for el in (first, *first.iterancestors()))
 
     def starts_after(self, el: HtmlElement) -> bool:
         """True when `el` (an element of the page) starts before the first record."""
@@ -243,7 +254,8 @@ def locate_body(dom: _View, record: Sequence[int], landmarks: Sequence[int],
         if not heads:
             return Body(node) if node is not None else Body(None, list(shown))
         big = max(heads, key=lambda k: dom.text_len[k])
-        if dom.text_len[big] > HEADER_SHARE * total and tree.children[big]:
+        free = dom.text_len[big] - sum(dom.text_len[p] for p in landmarks if _contains(dom, big, p))
+        if free > HEADER_SHARE * (total - dom.text_len[big] + free) and tree.children[big]:
             node, kids = big, tree.children[big]
             continue
         first, last = shown.index(heads[0]), shown.index(heads[-1])
@@ -379,6 +391,8 @@ def _author_score(dom: _View, v: int) -> int:
     hinted = _hinted(el) or _hinted(el.getparent())
     if el.tag != "a" and not (hinted and dom.tree.texts[v]):
         return 0
+    if dom.tree.texts[v].endswith(":"):
+        return 0  # a label ("says:", "schrieb:"), not a name
     text = _author_text(dom, v)
     if not _NAME_CHAR_RE.search(text) or NOT_AUTHOR_RE.match(text) \
             or parse_date(text) is not None \
@@ -419,11 +433,13 @@ def _in_quote(el: HtmlElement) -> bool:
 
 
 def pick_pivot(dom: DomTree, pivots: Sequence[int]) -> int:
-    """The pivot most likely to be the post date: a machine-readable date first, then the
-    most complete date (a time, a full date)."""
-    def rank(v: int) -> tuple[int, int, int]:
-        match = parse_date(dom.elements[v].text_content())
-        return (int(_attr_date(dom.elements[v]) is not None),
+    """The pivot most likely to be the post date: not a "joined" date, then a
+    machine-readable date, then the most complete date (a time, a full date)."""
+    def rank(v: int) -> tuple[int, int, int, int]:
+        text = dom.elements[v].text_content()
+        match = parse_date(text)
+        return (int(not MEMBER_SINCE_RE.search(text)),
+                int(_attr_date(dom.elements[v]) is not None),
                 int(match is not None and match.has_time),
                 int(match is not None and (match.iso or "").count("-") == 2))
     return max(pivots, key=rank) if len(pivots) > 1 else pivots[0]

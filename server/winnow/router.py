@@ -87,21 +87,34 @@ MIN_POST_CHARS = 10
 archive lists, icon rows)."""
 
 
-def thread_role(post_chars: Sequence[int], article_chars: int, article_before: bool,
-                learned: bool = False) -> ThreadRole:
+STORY_CHARS = 1500
+"""An article body of this many weighted characters before records in a container named for
+comments is a story in its own right: the records are its comments, however long the
+discussion."""
+
+MIN_AUTHORED_SHARE = 0.5
+"""Share of the records that must name an author to be posts: forum posts and comments are
+signed, lists of dated teasers and archive entries are not."""
+
+
+def thread_role(post_chars: Sequence[int], authored: int, article_chars: int,
+                article_before: bool, comment_hint: bool, learned: bool = False) -> ThreadRole:
     """What the page's record region is: "thread", "comments" or "none".
 
-    `post_chars` are the text lengths of the records' bodies, `article_chars` the weighted
-    length of the article body found outside the records and `article_before` whether that
-    body precedes the records. With a learned record template (`learned`), one record is
-    enough for a thread.
+    `post_chars` are the text lengths of the records' bodies and `authored` how many name an
+    author; `article_chars` is the weighted length of the article body found outside the
+    records and `article_before` whether that body precedes them; `comment_hint` says the
+    region sits in a container named for comments. With a learned record template
+    (`learned`), one record is enough for a thread.
     """
-    if not post_chars or sum(post_chars) < MIN_POST_CHARS * len(post_chars):
+    n = len(post_chars)
+    if not n or sum(post_chars) < MIN_POST_CHARS * n or authored < MIN_AUTHORED_SHARE * n:
         return "none"
-    enough = len(post_chars) >= MIN_THREAD_POSTS or learned
     total = sum(post_chars)
-    if enough and total >= THREAD_SHARE * (total + article_chars):
+    story = article_before and article_chars >= STORY_CHARS and comment_hint
+    if (n >= MIN_THREAD_POSTS or learned) and total >= THREAD_SHARE * (total + article_chars) \
+            and not story:
         return "thread"
-    if article_chars >= MIN_CONTENT_CHARS and article_before:
+    if article_chars >= MIN_CONTENT_CHARS and article_before and comment_hint:
         return "comments"
     return "none"

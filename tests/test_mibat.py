@@ -1,0 +1,129 @@
+"""MiBAT: simple tree matching, pivot similarity, anchor trees, boundaries, main region."""
+
+from __future__ import annotations
+
+import lxml.html
+import pytest
+from winnow.mibat import (
+    PS_THRESHOLD,
+    TreeMatcher,
+    determine_boundary,
+    dom_tree,
+    find_anchor_trees,
+    main_region,
+    mine_regions,
+    pivot_similarity,
+    same_kind_records,
+    stm,
+)
+
+POST = ('<div class="post"><div class="meta"><a href="/members/{name}">{name}</a>'
+        '<span class="date">{date}</span></div><div class="body"><p>{text}</p>{extra}</div>'
+        '</div>')
+AD = '<div class="post"><div class="ad"><p>Buy now, cheap offers, only today!</p></div></div>'
+
+
+def post(name: str, day: int, text: str, extra: str = "") -> str:
+    return POST.format(name=name, date=f"{day} March 2012 14:05", text=text, extra=extra)
+
+
+def dom_of(body: str):
+    return dom_tree(lxml.html.document_fromstring(f"<html><body>{body}</body></html>")
+                    .find("body"))
+
+
+def node(dom, tag: str, cls: str, n: int = 0) -> int:
+    found = [v for v, el in enumerate(dom.elements)
+             if el.tag == tag and (el.get("class") or "") == cls]
+    return found[n]
+
+
+def test_stm_counts_the_top_down_mapping() -> None:
+    dom = dom_of("<div><p>a</p><ul><li>x</li><li>y</li></ul></div>"
+                 "<div><p>b</p><ul><li>z</li></ul><span>q</span></div><p>c</p>")
+    divs = [v for v, el in enumerate(dom.elements) if el.tag == "div"]
+    # div, p, ul, one li: 4 pairs; the span has no partner
+    assert stm(dom.tree, divs[0], divs[1]) == 4
+    p = [v for v, el in enumerate(dom.elements) if el.tag == "p"][-1]
+    assert stm(dom.tree, divs[0], p) == 0
+
+
+def test_pivots_are_the_lowest_nodes_holding_a_date() -> None:
+    dom = dom_of(post("ann", 12, "I think 3 is right."))
+    pivots = [dom.elements[v] for v, c in enumerate(dom.cand) if c]
+    assert [el.get("class") for el in pivots] == ["date"]
+
+
+def test_pivot_and_siblings_separates_template_from_ugc_dates() -> None:
+    dom = dom_of(post("ann", 12, "Hello there, long text.")
+                 + post("bob", 13, "Short.", extra="<p>Moved on 4 May 2011.</p>"))
+    matcher = TreeMatcher(dom.tree)
+    a, b = node(dom, "div", "post", 0), node(dom, "div", "post", 1)
+    pa, pb = node(dom, "span", "date", 0), node(dom, "span", "date", 1)
+    assert pivot_similarity(matcher, a, b, pa, pb) > PS_THRESHOLD
+    assert pivot_similarity(matcher, a, b, pa, pb, "PM") == 1.0
+    ugc = [v for v, el in enumerate(dom.elements) if el.text == "Moved on 4 May 2011."][0]
+    assert pivot_similarity(matcher, a, b, pa, ugc) == 0.0
+
+
+def test_anchor_trees_skip_an_ad_between_posts() -> None:
+    body = post("ann", 1, "One.") + post("bob", 2, "Two.") + AD + post("cy", 3, "Three.")
+    dom = dom_of(body)
+    matcher = TreeMatcher(dom.tree)
+    parent = 0  # <body>
+    lists = find_anchor_trees(matcher, dom, parent)
+    assert len(lists) == 1
+    assert lists[0].positions == [0, 1, 3]
+    region = main_region(dom, mine_regions(dom))
+    assert region is not None and len(region.records) == 3
+
+
+def test_boundary_case_1_adjacent_anchors_are_records() -> None:
+    dom = dom_of(post("ann", 1, "One.") + post("bob", 2, "Two."))
+    kids = dom.tree.children[0]
+    assert determine_boundary(TreeMatcher(dom.tree), kids, [0, 1]) == (0, 1)
+
+
+def test_boundary_case_2_records_of_two_rows() -> None:
+    rows = "".join(f'<tr><td><a href="/u/{n}">{n}</a> {d} Jan 2020 10:0{d}</td></tr>'
+                   f"<tr><td>Body text number {d}, long enough.</td></tr>"
+                   for d, n in ((1, "ann"), (2, "bob"), (3, "cy")))
+    dom = dom_of(f"<table>{rows}</table>")
+    region = main_region(dom, mine_regions(dom))
+    assert region is not None
+    assert [len(r) for r in region.records] == [2, 2, 2]
+    assert all(dom.elements[r[1]].text_content().startswith("Body") for r in region.records)
+
+
+def test_boundary_case_3_picks_the_most_similar_offset() -> None:
+    # t1 t2 A t1 t2 A t1 t2 A: the expansion (5 wide) overlaps; length 3 from offset -2
+    unit = ('<h4>Title</h4><p class="x">Some words here.</p>'
+            '<div><span>{d} Jan 2020</span><i>n</i></div>')
+    dom = dom_of("".join(unit.format(d=d) for d in (1, 2, 3)))
+    kids = dom.tree.children[0]
+    offset, length = determine_boundary(TreeMatcher(dom.tree), kids, [2, 5, 8])
+    assert (offset, length) == (-2, 3)
+
+
+def test_archive_lists_of_bare_dates_are_not_the_main_region() -> None:
+    archive = "".join(f'<li><a href="/{m}">{m} 2012</a></li>' for m in ("March", "April", "May"))
+    dom = dom_of(f"<ul>{archive}</ul>")
+    assert main_region(dom, mine_regions(dom)) is None
+
+
+def test_same_kind_records_finds_a_first_post_under_another_parent() -> None:
+    first = f'<section class="first">{post("op", 1, "The question, in full.")}</section>'
+    answers = post("ann", 2, "An answer.") + post("bob", 3, "Another answer.")
+    dom = dom_of(first + f'<div class="list">{answers}</div>')
+    matcher = TreeMatcher(dom.tree)
+    main = main_region(dom, mine_regions(dom, matcher))
+    assert main is not None and len(main.records) == 2
+    full = same_kind_records(matcher, dom, main)
+    assert len(full.records) == 3
+    assert dom.elements[full.records[0][0]].text_content().startswith("op")
+
+
+@pytest.mark.parametrize("html", ["<p>no dates at all</p>", "<div>12 March 2012</div>"])
+def test_pages_without_a_record_list_have_no_region(html: str) -> None:
+    dom = dom_of(html)
+    assert main_region(dom, mine_regions(dom)) is None

@@ -1,0 +1,104 @@
+"""Posts from records: body, author, date, permalink, depth; threads and comments end to end."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import winnow
+from winnow.result import Post
+
+NOW = datetime(2024, 5, 10, 12, 0, tzinfo=UTC)
+
+
+def forum(posts: list[tuple[str, str, str]], between: str = "") -> str:
+    records = [
+        f'<div class="message"><div class="user"><a class="username" href="/members/{n}.1/">'
+        f'{n}</a><span class="title">Member</span></div><div class="main">'
+        f'<div class="attribution"><a href="/posts/{i}/"><time datetime="{d}">{d[:10]}</time>'
+        f'</a></div><h3>Re: Which pump?</h3><div class="content"><p>{t}</p>'
+        f'<p>Second paragraph of post {i}, with more words in it.</p></div>'
+        f'<div class="actions"><a href="/reply">Reply</a></div></div></div>'
+        for i, (n, d, t) in enumerate(posts, 1)]
+    if between:
+        records.insert(2, between)
+    return ("<html><head><title>Which pump?</title></head><body><nav><a href='/'>Home</a>"
+            "</nav><h1>Which pump?</h1>" + "".join(records) + "<footer>Forum software, "
+            "all rights reserved, 2024.</footer></body></html>")
+
+
+POSTS = [("ann", "2024-05-01T10:00:00Z", "My pond pump died. Which one should I buy?"),
+         ("bob", "2024-05-01T11:30:00Z", "Get a bigger one than you think you need."),
+         ("cy", "2024-05-02T08:15:00Z", "Agreed, and check the warranty first.")]
+
+
+def test_a_thread_gives_posts_with_author_date_body_and_permalink() -> None:
+    result = winnow.extract(forum(POSTS), "https://forum.example/t/1", now=NOW)
+    assert result.kind == "thread"
+    assert result.article is None
+    assert [p.author for p in result.posts] == ["ann", "bob", "cy"]
+    assert [p.published for p in result.posts] == [
+        "2024-05-01T10:00:00+00:00", "2024-05-01T11:30:00+00:00", "2024-05-02T08:15:00+00:00"]
+    first = result.posts[0]
+    assert first.text.startswith("My pond pump died.")  # not the title line "Re: ..."
+    assert "Reply" not in first.text.split("\n")[0]
+    assert first.author_url == "https://forum.example/members/ann.1/"
+    assert first.permalink == "https://forum.example/posts/1/"
+    assert "<p>" in first.html and "<script" not in first.html
+    assert first.depth == 0
+
+
+def test_an_ad_between_posts_is_not_a_post() -> None:
+    ad = '<div class="message"><div class="promo"><p>Cheap pumps, buy today!</p></div></div>'
+    result = winnow.extract(forum(POSTS, between=ad), now=NOW)
+    assert result.kind == "thread"
+    assert len(result.posts) == 3
+    assert all("Cheap pumps" not in p.text for p in result.posts)
+
+
+def test_relative_dates_count_back_from_now() -> None:
+    rows = "".join(
+        f'<tr class="c"><td><a href="user?id={n}">{n}</a> <span>{h} hours ago</span></td>'
+        f'<td><p>Comment {n} says something sensible here.</p></td></tr>'
+        for n, h in (("ann", 3), ("bob", 2), ("cy", 1)))
+    result = winnow.extract(f"<html><body><table>{rows}</table></body></html>", now=NOW)
+    assert result.kind == "thread"
+    assert [p.published for p in result.posts][0] == "2024-05-10T09:00+00:00"
+    assert [p.date for p in result.posts] == ["3 hours ago", "2 hours ago", "1 hours ago"]
+
+
+def test_nested_replies_get_depth_and_stay_out_of_their_parent() -> None:
+    def comment(n: str, day: int, text: str, replies: str = "") -> str:
+        return (f'<li class="comment"><div class="comment-meta"><a href="/author/{n}">{n}</a>'
+                f'<span>{day} May 2024 at 10:00</span></div><div class="comment-content">'
+                f"<p>{text}</p></div>{replies}</li>")
+    inner = f'<ul class="children">{comment("bob", 2, "A reply to ann, quite long.")}</ul>'
+    items = comment("ann", 1, "First comment, top level.", inner) + comment(
+        "cy", 3, "Another top-level comment.")
+    html = (f"<html><body><article><h1>Story</h1><p>{'Story text. ' * 80}</p></article>"
+            f'<section id="comments"><ol class="comment-list">{items}</ol></section>'
+            "</body></html>")
+    result = winnow.extract(html, now=NOW)
+    assert result.kind == "article"
+    assert result.article is not None
+    comments = result.article.comments
+    assert [c.author for c in comments] == ["ann", "bob", "cy"]
+    assert [c.depth for c in comments] == [0, 1, 0]
+    assert "A reply to ann" not in comments[0].text
+    assert "First comment" not in result.article.text
+
+
+def test_an_article_without_comments_is_not_a_thread() -> None:
+    teasers = "".join(f'<li><a href="/s/{d}">Story {d}</a> <span>{d} May 2024</span></li>'
+                      for d in range(1, 6))
+    html = (f"<html><body><article><h1>Story</h1><p>{'Plain news text, told well. ' * 60}"
+            f"</p></article><ul class='more'>{teasers}</ul></body></html>")
+    result = winnow.extract(html, now=NOW)
+    assert result.kind == "article"
+    assert result.article is not None and result.article.comments == []
+
+
+def test_posts_serialize_as_the_schema_wants() -> None:
+    result = winnow.extract(forum(POSTS), now=NOW)
+    data = result.to_dict()
+    assert set(data["posts"][0]) == set(Post.__dataclass_fields__)
+    assert all(isinstance(p["ids"], list) for p in data["posts"])

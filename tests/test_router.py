@@ -1,0 +1,41 @@
+"""Page-type routing of MiBAT's record region: thread, comments or none."""
+
+from __future__ import annotations
+
+from winnow.router import (
+    MIN_CONTENT_CHARS,
+    MIN_POST_CHARS,
+    STORY_CHARS,
+    thread_role,
+)
+
+
+def test_posts_holding_most_of_the_text_are_a_thread() -> None:
+    assert thread_role([400, 300, 200], 3, 100, True, False) == "thread"
+
+
+def test_one_record_is_a_thread_only_with_a_learned_template() -> None:
+    assert thread_role([400], 1, 0, False, False) == "none"
+    assert thread_role([400], 1, 0, False, False, learned=True) == "thread"
+
+
+def test_unsigned_records_are_not_posts() -> None:
+    assert thread_role([400, 300, 200], 1, 0, False, True) == "none"
+
+
+def test_records_without_text_are_not_posts() -> None:
+    n = 4
+    assert thread_role([MIN_POST_CHARS - 1] * n, n, 0, False, True) == "none"
+
+
+def test_a_story_before_comment_named_records_keeps_its_comments() -> None:
+    assert thread_role([2000, 2000], 2, STORY_CHARS, True, True) == "comments"
+    # the same records in a container not named for comments: most of the text, a thread
+    assert thread_role([2000, 2000], 2, STORY_CHARS, True, False) == "thread"
+
+
+def test_comments_need_an_article_before_them_and_a_comment_container() -> None:
+    assert thread_role([50, 60], 2, 3000, True, True) == "comments"
+    assert thread_role([50, 60], 2, 3000, False, True) == "none"
+    assert thread_role([50, 60], 2, 3000, True, False) == "none"  # no comment container
+    assert thread_role([10, 12], 2, MIN_CONTENT_CHARS - 1, True, True) == "none"
