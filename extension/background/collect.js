@@ -61,7 +61,9 @@ async function registerForSettings() {
 
 /**
  * Apply a change from the popup: collect this site or not, all sites or not, pause or not.
- * Also tells the server, so its dashboard shows which sites are collected.
+ * The extension alone decides what is collected (it knows the pause, the deny list and
+ * private windows), so it sends each page's `collect` flag and never turns on the server's
+ * per-site `collect` setting, which would store pages the extension marked not collected.
  * @param {{site?: string, on?: boolean, all?: boolean, paused?: boolean}} change
  */
 export async function changeCollection(change) {
@@ -71,7 +73,6 @@ export async function changeCollection(change) {
     const others = settings.allowSites.filter((site) => site !== change.site);
     next.allowSites = change.on ? [...others, change.site] : others;
     if (change.on) next.denySites = settings.denySites.filter((site) => site !== change.site);
-    request("site_settings", { site: change.site, collect: Boolean(change.on) }).catch(() => {});
   }
   if (typeof change.all === "boolean") next.collectAll = change.all;
   if (typeof change.paused === "boolean") next.collectPaused = change.paused;

@@ -129,10 +129,37 @@ class WinnowServer:
         with urllib.request.urlopen(request, timeout=5) as response:
             return json.load(response)
 
+    def forget(self, site: str) -> None:
+        """Delete a site's pages and learned model (the `forget_site` message), so a test's
+        pages are extracted as a first visit whatever earlier tests sent."""
+        from websockets.sync.client import connect
+
+        token = (self.data_dir / "token").read_text().strip()
+        with connect(f"ws://127.0.0.1:{self.port}/ws",
+                     additional_headers={"Authorization": f"Bearer {token}"}) as ws:
+            ws.send(json.dumps({"v": 1, "id": 1, "type": "forget_site", "site": site}))
+            reply = json.loads(ws.recv(timeout=10))
+        assert reply["type"] == "forgotten", reply
+
     def pages_of(self, site: str) -> int:
         """How many pages the server has stored for `site` (0 for a site it never stored)."""
         sites = self.api("/api/sites")["sites"]
         return sum(row["pages"] for row in sites if row["site"] == site)
+
+
+TEST_SITES = ("127.0.0.1", "localhost")
+"""The sites of the page server (the same server under its two local names)."""
+
+
+@pytest.fixture(autouse=True)
+def fresh_sites(request: pytest.FixtureRequest) -> None:
+    """Each browser test starts with sites the server knows nothing about: the server learns
+    templates from every page it sees, and the same fixture page seen again and again would
+    become its own template."""
+    if "browser" in request.fixturenames:
+        server: WinnowServer = request.getfixturevalue("winnow_server")
+        for site in TEST_SITES:
+            server.forget(site)
 
 
 @pytest.fixture(scope="session")
@@ -225,8 +252,8 @@ def page_app() -> Any:
 class PageServer:
     port: int
 
-    def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
+    def url(self, path: str, host: str = "127.0.0.1") -> str:
+        return f"http://{host}:{self.port}{path}"
 
 
 @pytest.fixture(scope="session")
@@ -254,6 +281,10 @@ def pages() -> Iterator[PageServer]:
 
 
 # ---------------------------------------------------------------- the browser
+
+
+LOCAL_URLS = ("http://127.0.0.1:", "http://localhost:", "chrome")
+"""What the browser may load; everything else is failed at once (there is no network)."""
 
 
 def extension_copy(target: Path, server_port: int) -> Path:
@@ -340,7 +371,7 @@ def browser(winnow_server: WinnowServer, pages: PageServer,
         try:
             # Fixture pages link images and scripts on the web; this machine has no network,
             # so fail those requests at once instead of waiting for DNS.
-            context.route(lambda url: not url.startswith(("http://127.0.0.1", "chrome")),
+            context.route(lambda url: not url.startswith(LOCAL_URLS),
                           lambda route: route.abort())
             worker = find_worker(context)
             extension_id = worker.url.split("/")[2]

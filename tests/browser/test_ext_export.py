@@ -1,0 +1,56 @@
+"""Export from the reader view: the downloaded file's name and content."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import Browser
+
+TITLE = "The quiet engineering of tide tables"
+
+
+@pytest.fixture(scope="module")
+def reader(browser: Browser) -> Any:
+    page = browser.open(browser.pages.url("/showcase"))
+    reader = browser.open_reader(page)
+    yield reader
+    reader.close()
+    page.close()
+
+
+def download(reader: Any, format_: str) -> tuple[str, str]:
+    """Export through the reader's menu; return the suggested filename and the file's text."""
+    reader.click("button[popovertarget='export-panel']")
+    with reader.expect_download() as info:
+        reader.click(f"#export-panel [data-format='{format_}']")
+    done = info.value
+    return done.suggested_filename, Path(done.path()).read_text("utf-8")
+
+
+def test_export_markdown(reader: Any) -> None:
+    name, text = download(reader, "markdown")
+    assert name.endswith(".md") and "tide" in name
+    assert TITLE in text
+    assert "Every morning, before the first ferry leaves" in text
+    assert "| M2 |" in text.replace("  ", " ") or "M2" in text
+
+
+def test_export_json(reader: Any) -> None:
+    name, text = download(reader, "json")
+    assert name.endswith(".json")
+    data = json.loads(text)
+    assert TITLE in json.dumps(data)
+    assert "harmonic constituents" in json.dumps(data)
+
+
+def test_export_csv(reader: Any) -> None:
+    name, text = download(reader, "csv")
+    assert name.endswith(".csv")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert len(rows) >= 2
+    assert any("Every morning" in cell for row in rows for cell in row)
