@@ -5,7 +5,6 @@ from __future__ import annotations
 from winnow.router import (
     MIN_CONTENT_CHARS,
     MIN_POST_CHARS,
-    STORY_CHARS,
     thread_role,
 )
 
@@ -28,10 +27,10 @@ def test_records_without_text_are_not_posts() -> None:
     assert thread_role([MIN_POST_CHARS - 1] * n, n, 0, False, True) == "none"
 
 
-def test_a_story_before_comment_named_records_keeps_its_comments() -> None:
-    assert thread_role([2000, 2000], 2, STORY_CHARS, True, True) == "comments"
+def test_an_article_before_comment_named_records_keeps_them_as_comments() -> None:
+    assert thread_role([2000, 2000], 2, 500, True, True) == "comments"
     # the same records in a container not named for comments: most of the text, a thread
-    assert thread_role([2000, 2000], 2, STORY_CHARS, True, False) == "thread"
+    assert thread_role([2000, 2000], 2, 500, True, False) == "thread"
 
 
 def test_comments_need_an_article_before_them_and_a_comment_container() -> None:

@@ -87,11 +87,6 @@ MIN_POST_CHARS = 10
 archive lists, icon rows)."""
 
 
-STORY_CHARS = 1500
-"""An article body of this many weighted characters before records in a container named for
-comments is a story in its own right: the records are its comments, however long the
-discussion."""
-
 MIN_AUTHORED_SHARE = 0.5
 """Share of the records that must name an author to be posts: forum posts and comments are
 signed, lists of dated teasers and archive entries are not."""
@@ -111,10 +106,8 @@ def thread_role(post_chars: Sequence[int], authored: int, article_chars: int,
     if not n or sum(post_chars) < MIN_POST_CHARS * n or authored < MIN_AUTHORED_SHARE * n:
         return "none"
     total = sum(post_chars)
-    story = article_before and article_chars >= STORY_CHARS and comment_hint
-    if (n >= MIN_THREAD_POSTS or learned) and total >= THREAD_SHARE * (total + article_chars) \
-            and not story:
-        return "thread"
     if article_chars >= MIN_CONTENT_CHARS and article_before and comment_hint:
         return "comments"
+    if (n >= MIN_THREAD_POSTS or learned) and total >= THREAD_SHARE * (total + article_chars):
+        return "thread"
     return "none"
