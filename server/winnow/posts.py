@@ -22,7 +22,6 @@ Pure: no I/O, no clock (`now` is passed in).
 from __future__ import annotations
 
 import copy
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -74,6 +73,10 @@ MEMBER_SINCE_RE = re.compile(
     r"зарегистр|加入|注册|登録", re.I)
 """Labels of a user block's membership date, a date that aligns across records too."""
 
+MAX_DATE_LINE_CHARS = 80
+"""A pivot's parent this short may complete its date with a time ("<b>12:15pm</b> On
+<b>Apr 24</b>")."""
+
 MAX_AUTHOR_CHARS = 60
 """A name is short; longer link text is a title or a sentence."""
 
@@ -82,8 +85,11 @@ _NAME_CHAR_RE = re.compile(r"[^\W_]")
 QUOTE_TAGS = frozenset({"blockquote", "q"})
 
 TITLE_PREFIX_CHARS = 6
-"""Characters a post's title line and the thread title may differ by at their starts ("Re: ",
-"AW: ", a decoration of the page title)."""
+"""Characters a post's title line may add before the thread title ("Re: ", "AW: ")."""
+
+TITLE_SHARE = 0.6
+"""Share of the page title a post's title line must repeat (the page title may add the
+site's name)."""
 
 MIN_TITLE_CHARS = 8
 """A title line shorter than this is not recognised (too likely to be a word of the body)."""
@@ -186,7 +192,8 @@ def record_post(dom: DomTree, record: Sequence[int], pivots: Sequence[int],
     """Read one record as a post; `nested` are records inside it, not part of it."""
     view = _View(dom, nested)
     author_v = find_author(view, record)
-    landmarks = [*pivots, *(() if author_v is None else (author_v,))]
+    landmarks = [*pivots, *(() if author_v is None else (author_v,)),
+                 *_title_lines(view, record, context.title)]
     body = _trim_title(view, locate_body(view, record, landmarks, context.title),
                        context.title)
     pivot = pick_pivot(dom, pivots)
@@ -254,8 +261,9 @@ def locate_body(dom: _View, record: Sequence[int], landmarks: Sequence[int],
         if not heads:
             return Body(node) if node is not None else Body(None, list(shown))
         big = max(heads, key=lambda k: dom.text_len[k])
-        free = dom.text_len[big] - sum(dom.text_len[p] for p in landmarks if _contains(dom, big, p))
-        if free > HEADER_SHARE * (total - dom.text_len[big] + free) and tree.children[big]:
+        free = dom.text_len[big] - sum(dom.text_len[p] for p in landmarks
+                                       if _contains(dom, big, p))
+        if tree.children[big] and free > HEADER_SHARE * (total - dom.text_len[big] + free):
             node, kids = big, tree.children[big]
             continue
         first, last = shown.index(heads[0]), shown.index(heads[-1])
@@ -300,6 +308,16 @@ def _trim_title(dom: _View, body: Body, title: str | None) -> Body:
         return body
 
 
+def _title_lines(dom: _View, record: Sequence[int], title: str | None) -> list[int]:
+    """Nodes of the record that repeat the thread title (a post's "Re: <title>" line)."""
+    if not title:
+        return []
+    limit = len(title) + TITLE_PREFIX_CHARS
+    return [v for root in record for v in dom.tree.subtree(root)
+            if 0 < dom.text_len[v] <= limit and not dom.tree.children[v]
+            and _is_title(dom, v, title)]
+
+
 def _is_title(dom: _View, v: int, title: str | None) -> bool:
     """True when v's text is the thread title, possibly behind a short reply prefix."""
     if not title or not 0 < dom.text_len[v] <= len(title) + TITLE_PREFIX_CHARS:
@@ -308,8 +326,9 @@ def _is_title(dom: _View, v: int, title: str | None) -> bool:
     want = _key(title)
     if len(text) < MIN_TITLE_CHARS:
         return False
-    common = len(os.path.commonprefix([text[::-1], want[::-1]]))
-    return common >= min(len(text), len(want)) - TITLE_PREFIX_CHARS
+    least = max(MIN_TITLE_CHARS, TITLE_SHARE * len(want))
+    return any(len(text) - k >= least and text[k:] in want
+               for k in range(min(TITLE_PREFIX_CHARS, len(text)) + 1))
 
 
 def _key(text: str) -> str:
@@ -450,6 +469,13 @@ def read_date(dom: DomTree, pivot: int, context: PageContext) -> tuple[str | Non
     el = dom.elements[pivot]
     text = " ".join(el.text_content().split())
     match: DateMatch | None = parse_date(text, context.now, context.lang)
+    parent = dom.tree.parents[pivot]
+    if match is not None and not match.has_time and parent >= 0 \
+            and dom.text_len[parent] <= MAX_DATE_LINE_CHARS:
+        line = " ".join(dom.elements[parent].text_content().split())
+        wider = parse_date(line, context.now, context.lang)
+        if wider is not None and wider.has_time and match.text in wider.text:
+            match = wider
     shown = match.text if match is not None else (text or None)
     iso = _attr_date(el)
     if iso is None:
