@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -97,6 +98,9 @@ MIN_TITLE_CHARS = 8
 WRAPPER_SHARE = 0.9
 """A body's first child holding this share of its text is a wrapper the title is looked
 for inside (what follows it is a permalink number or a like bar)."""
+
+MIN_AGREEING = 2
+"""Records that must share where their body lies before the others follow them."""
 
 HEADER_SHARE = 0.5
 """A child holding a landmark (pivot, author) and more than this share of the record's text
@@ -174,32 +178,59 @@ def find_thread(page: Page, context: PageContext) -> Thread | None:
 def region_posts(dom: DomTree, region: Region, context: PageContext,
                  depths: Sequence[int] | None = None) -> list[Post]:
     """A `Post` per record of `region`, in page order. A record nested in another (a reply
-    inside its parent comment) is left out of the outer record's body."""
+    inside its parent comment) is left out of the outer record's body. Where a record's body
+    lies is decided per record, then the place most records agree on is applied to the
+    others (a one-word post must not pull its body into the header)."""
     roots = [record[0] for record in region.records]
-    posts = []
-    for n, record in enumerate(region.records):
+    readings = []
+    for record, pivots in zip(region.records, region.pivots, strict=True):
         spans = [dom.tree.subtree(v) for v in record]
         nested = frozenset(r for r in roots if r not in record and any(r in s for s in spans))
-        post = record_post(dom, record, region.pivots[n], context, nested)
+        readings.append(_read_record(_View(dom, nested), record, pivots, context))
+    _agree_on_body(readings, context.title)
+    posts = []
+    for n, reading in enumerate(readings):
+        post = _post(reading, context)
         if depths is not None:
             post.depth = depths[n]
         posts.append(post)
     return posts
 
 
-def record_post(dom: DomTree, record: Sequence[int], pivots: Sequence[int],
-                context: PageContext, nested: frozenset[int] = frozenset()) -> Post:
-    """Read one record as a post; `nested` are records inside it, not part of it."""
-    view = _View(dom, nested)
+@dataclass
+class _Reading:
+    """A record as read before its post is made: its body and its author's node."""
+
+    view: _View
+    record: Sequence[int]
+    pivots: Sequence[int]
+    author: int | None
+    body: Body
+
+
+def _read_record(view: _View, record: Sequence[int], pivots: Sequence[int],
+                 context: PageContext) -> _Reading:
     author_v = find_author(view, record)
     landmarks = [*pivots, *(() if author_v is None else (author_v,)),
                  *_title_lines(view, record, context.title)]
     body = _trim_title(view, locate_body(view, record, landmarks, context.title),
                        context.title)
-    pivot = pick_pivot(dom, pivots)
+    return _Reading(view, record, pivots, author_v, body)
+
+
+def record_post(dom: DomTree, record: Sequence[int], pivots: Sequence[int],
+                context: PageContext, nested: frozenset[int] = frozenset()) -> Post:
+    """Read one record as a post; `nested` are records inside it, not part of it."""
+    return _post(_read_record(_View(dom, nested), record, pivots, context), context)
+
+
+def _post(reading: _Reading, context: PageContext) -> Post:
+    view, record, body = reading.view, reading.record, reading.body
+    dom = view.dom
+    pivot = pick_pivot(dom, reading.pivots)
     date, published = read_date(dom, pivot, context)
     rendered = render_article(_body_element(view, body), context.base_url)
-    author, author_url = _author_fields(view, author_v, context.base_url)
+    author, author_url = _author_fields(view, reading.author, context.base_url)
     ids = [i for i in (wn_id(dom.elements[v]) for v in record) if i is not None] \
         if context.with_ids else []
     inside = _ranges(dom, body.nodes())
@@ -207,6 +238,76 @@ def record_post(dom: DomTree, record: Sequence[int], pivots: Sequence[int],
                 text=rendered.text.strip(), html=rendered.html,
                 permalink=find_permalink(dom, record, pivot, inside, context.base_url),
                 ids=ids)
+
+
+# --- body consensus ------------------------------------------------------------------------
+
+Signature = tuple[tuple[tuple[int, str], ...], str, int]
+"""Where a body lies in its record: the (child position, tag) steps from the record to the
+body's node, the form ("whole" node, or the children "after" / "before" a position) and that
+position (-1 for a whole node)."""
+
+
+def _signature(view: _View, reading: _Reading) -> Signature | None:
+    body = reading.body
+    node = body.node if body.keep is None or body.node is not None else None
+    if node is None:
+        return None
+    steps: list[tuple[int, str]] = []
+    v = node
+    while v not in reading.record:
+        parent = view.tree.parents[v]
+        if parent < 0:
+            return None
+        steps.append((view.tree.children[parent].index(v), view.tree.tags[v]))
+        v = parent
+    steps.append((list(reading.record).index(v), view.tree.tags[v]))
+    if body.keep is None:
+        return tuple(reversed(steps)), "whole", -1
+    kids = view.tree.children[node]
+    if body.text_after is not None:
+        return tuple(reversed(steps)), "after", kids.index(body.text_after)
+    return None
+
+
+def _resolve(view: _View, reading: _Reading, signature: Signature,
+             title: str | None) -> Body | None:
+    """The body at `signature` in another record, or None when its structure differs."""
+    steps, form, position = signature
+    first, tag = steps[0]
+    if first >= len(reading.record) or view.tree.tags[reading.record[first]] != tag:
+        return None
+    v = reading.record[first]
+    for index, tag in steps[1:]:
+        kids = view.tree.children[v]
+        if index >= len(kids) or view.tree.tags[kids[index]] != tag:
+            return None
+        v = kids[index]
+    if form == "whole":
+        return _trim_title(view, Body(v), title)
+    kids = view.tree.children[v]
+    if position >= len(kids):
+        return None
+    shown = [k for k in kids[position + 1:] if view.text_len[k] and not view.hidden[k]]
+    return _trim_title(view, _cut(v, _strip_leading(view, shown, title), kids[position]), title)
+
+
+def _agree_on_body(readings: list[_Reading], title: str | None) -> None:
+    """Give every record the body place most records share (at least half of them)."""
+    if len(readings) < MIN_AGREEING:
+        return
+    signatures = [_signature(r.view, r) for r in readings]
+    counts = Counter(sig for sig in signatures if sig is not None)
+    if not counts:
+        return
+    best, votes = counts.most_common(1)[0]
+    if votes * 2 < len(readings) or votes < MIN_AGREEING:
+        return
+    for reading, signature in zip(readings, signatures, strict=True):
+        if signature != best:
+            body = _resolve(reading.view, reading, best, title)
+            if body is not None and body.nodes():
+                reading.body = body
 
 
 class _View:
