@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -311,38 +312,55 @@ def _agree_on_body(readings: list[_Reading], title: str | None) -> None:
 
 
 class _View:
-    """The page's tree as one record sees it: records nested inside it count for nothing."""
+    """The page's tree as one record sees it: records nested inside it count for nothing
+    (they are hidden, and their text is not part of their ancestors' text)."""
 
     def __init__(self, dom: DomTree, nested: frozenset[int]) -> None:
         self.dom = dom
         self.tree = dom.tree
         self.elements = dom.elements
-        self.nested = nested
-        self.hidden = _Masked(dom, nested)
-        self.text_len = _NestedLength(dom, nested)
+        outer = sorted(nested)
+        kept: list[int] = []
+        for r in outer:
+            if not kept or r >= kept[-1] + dom.tree.sizes[kept[-1]]:
+                kept.append(r)
+        self.nested = frozenset(kept)
+        self.starts = kept
+        self.ends = [r + dom.tree.sizes[r] for r in kept]
+        adjust: dict[int, int] = {}
+        for r in kept:
+            a = dom.tree.parents[r]
+            while a >= 0:
+                adjust[a] = adjust.get(a, 0) - dom.text_len[r]
+                a = dom.tree.parents[a]
+        self.adjust = adjust
+        self.hidden = _Masked(self)
+        self.text_len = _NestedLength(self)
+
+    def in_nested(self, v: int) -> bool:
+        i = bisect_right(self.starts, v) - 1
+        return i >= 0 and v < self.ends[i]
 
 
 class _Masked:
-    def __init__(self, dom: DomTree, nested: frozenset[int]) -> None:
-        self.dom, self.nested = dom, nested
+    def __init__(self, view: _View) -> None:
+        self.view = view
 
     def __getitem__(self, v: int) -> bool:
-        return self.dom.hidden[v] or any(v in self.dom.tree.subtree(r) for r in self.nested)
+        return self.view.dom.hidden[v] or (bool(self.view.starts) and self.view.in_nested(v))
 
 
 class _NestedLength:
-    def __init__(self, dom: DomTree, nested: frozenset[int]) -> None:
-        self.dom, self.nested = dom, nested
+    def __init__(self, view: _View) -> None:
+        self.view = view
 
     def __getitem__(self, v: int) -> int:
-        span = self.dom.tree.subtree(v)
-        length = self.dom.text_len[v]
-        for r in self.nested:
-            if r in span:
-                length -= self.dom.text_len[r]
-            elif v in self.dom.tree.subtree(r):
-                return 0
-        return length
+        view = self.view
+        if not view.starts:
+            return view.dom.text_len[v]
+        if view.in_nested(v):
+            return 0
+        return view.dom.text_len[v] + view.adjust.get(v, 0)
 
 
 # --- body -----------------------------------------------------------------------------------
@@ -493,12 +511,15 @@ def find_author(dom: _View, record: Sequence[int]) -> int | None:
     inside a quote."""
     best: tuple[int, int] | None = None
     for root in record:
-        for v in dom.tree.subtree(root):
+        v, end = root, root + dom.tree.sizes[root]
+        while v < end:
             if dom.hidden[v]:
+                v += dom.tree.sizes[v]
                 continue
             score = _author_score(dom, v)
             if score and (best is None or score > best[0]):
                 best = (score, v)
+            v += 1
     return None if best is None else best[1]
 
 
