@@ -17,7 +17,7 @@ const inFlight = new Map();
 
 const stateKey = (tabId) => `tab:${tabId}`;
 
-/** The stored state of a tab: {url, site, result, serial, at} or null. */
+/** The stored state of a tab: {url, title, site, instance, serial, serializeMs, result, at}, or null. */
 export async function tabState(tabId) {
   const key = stateKey(tabId);
   return (await api.storage.session.get(key))[key] ?? null;
@@ -75,7 +75,7 @@ async function readAndExtract(tabId) {
 /**
  * Send a serialized page for extraction and store the result as the tab's state.
  * @param {chrome.tabs.Tab} tab
- * @param {{serial: number, url: string, title: string, html: string}} page
+ * @param {{instance: string, serial: number, url: string, title: string, html: string, ms: number}} page
  */
 export async function sendPage(tab, page) {
   const collect = collecting({ incognito: tab.incognito, url: page.url }, await loadSettings());
@@ -89,21 +89,36 @@ export async function sendPage(tab, page) {
   }
   const { type, id, v, ...extraction } = result;
   return saveTabState(tab.id, {
-    url: page.url, title: page.title, site: siteOf(page.url), serial: page.serial,
+    url: page.url, title: page.title, site: siteOf(page.url),
+    instance: page.instance, serial: page.serial, serializeMs: page.ms,
     result: extraction, at: Date.now(),
   });
 }
 
 /**
- * The result a reader view of the tab shows: the stored one when it belongs to the page the
- * tab shows now (or the tab is gone), else a fresh extraction.
+ * The tab's result for the page as its content script last read it; the page is read and
+ * sent again only when it changed since (reloaded, navigated, or never read), so the reader,
+ * highlighting and export share one round trip.
+ */
+export async function currentResult(tabId) {
+  const [stored, probe] = await Promise.all([
+    tabState(tabId),
+    askContent(tabId, "wn:ping").catch(() => null),
+  ]);
+  const same = stored && probe && probe.instance === stored.instance && probe.serial === stored.serial;
+  return same ? stored : extractTab(tabId);
+}
+
+/**
+ * The result a reader view of the tab shows: the current one, or the last one when the
+ * tab has been closed since.
  */
 export async function readerResult(tabId) {
-  const stored = await tabState(tabId);
   const tab = await api.tabs.get(tabId).catch(() => null);
-  if (stored && (!tab || tab.url === stored.url)) return stored;
-  if (!tab) throw new WinnowError("not_found", "The page's tab is closed.");
-  return extractTab(tabId);
+  if (tab) return currentResult(tabId);
+  const stored = await tabState(tabId);
+  if (!stored) throw new WinnowError("not_found", "The page's tab is closed.");
+  return stored;
 }
 
 /**
@@ -112,7 +127,7 @@ export async function readerResult(tabId) {
  * @param {chrome.tabs.Tab} tab
  */
 export async function openReader(tab) {
-  extractTab(tab.id).catch(() => {});   // the reader page asks again and shows any error
+  currentResult(tab.id).catch(() => {});   // the reader page asks again and shows any error
   const url = api.runtime.getURL(`reader/reader.html?tab=${tab.id}`);
   const created = await api.tabs.create({ url, index: tab.index + 1, openerTabId: tab.id, windowId: tab.windowId });
   return { readerTabId: created.id };
@@ -128,8 +143,7 @@ export async function setHighlight(tabId, on) {
     await api.scripting.removeCSS({ target: { tabId }, files: HIGHLIGHT_CSS }).catch(() => {});
     return { highlighted: false };
   }
-  const state = await extractTab(tabId);
-  return applyHighlight(tabId, state);
+  return applyHighlight(tabId, await currentResult(tabId));
 }
 
 /** Send a state's ids to the content script and insert the highlight styles. */

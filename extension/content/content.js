@@ -33,6 +33,9 @@
   const DROPPED_IN_COPY = 'script:not([type="application/ld+json"]), style';
 
   const state = {
+    // This script's instance: serial numbers restart when the page reloads, so a result is
+    // matched to the page by instance and serial together.
+    instance: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`,
     serial: 0,          // number of the last serialization; results carry it back
     elements: [],       // live elements of the last serialization, index = data-wn id
     marked: null,       // Map(element → had a class attribute) while highlighted
@@ -87,6 +90,7 @@
     state.elements = live;
     const doctype = document.doctype ? `<!DOCTYPE ${document.doctype.name}>\n` : "";
     return {
+      instance: state.instance,
       serial: state.serial,
       url: location.href,
       title: document.title,
@@ -253,7 +257,7 @@
 
   /** Handlers for BACKGROUND_TO_CONTENT, by type. */
   const handlers = {
-    "wn:ping": () => ({ serial: state.serial, highlighted: state.marked !== null }),
+    "wn:ping": () => ({ instance: state.instance, serial: state.serial, highlighted: state.marked !== null }),
     "wn:serialize": () => serialize(),
     "wn:highlight": (message) => highlight(message),
     "wn:unhighlight": () => unhighlight(),

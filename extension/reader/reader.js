@@ -241,9 +241,10 @@ async function load() {
   if (loadingNow) return;
   loadingNow = true;
   try {
+    const result = askBackground("reader:get", { tabId });
     const { status } = await askBackground("status:get");
     if (status.state === "offline" && !current) showOffline(status);
-    render(await askBackground("reader:get", { tabId }));
+    render(await result);
   } catch (err) {
     if (err.code === "offline" || err.code === "timeout") showOffline((await askBackground("status:get")).status);
     else showFailure("Winnow could not read this page", err.message);
@@ -346,12 +347,15 @@ function wireActions() {
 }
 
 async function start() {
-  applyPrefs((await loadSettings()).reader);
   wirePrefs();
   wireActions();
   trackProgress();
   if (!Number.isInteger(tabId)) return showFailure("No page to show", "Open the reader view from a page's Winnow button.");
-  return load();
+  // Preferences and the result load at the same time; the result cannot render before the
+  // preferences because rendering waits for the result's round trip to the server.
+  const prefs = loadSettings().then((settings) => applyPrefs(settings.reader));
+  await Promise.all([prefs, load()]);
+  return undefined;
 }
 
 start();

@@ -256,9 +256,9 @@ class PageServer:
         return f"http://{host}:{self.port}{path}"
 
 
-@pytest.fixture(scope="session")
-def pages() -> Iterator[PageServer]:
-    """The page server, on its own event loop in a thread (the tests use Playwright's sync API)."""
+def start_page_server() -> tuple[PageServer, Callable[[], None]]:
+    """Start the page server on its own event loop in a thread (the tests use Playwright's
+    sync API); return it and the function that stops it."""
     from aiohttp import web
 
     loop = asyncio.new_event_loop()
@@ -272,12 +272,22 @@ def pages() -> Iterator[PageServer]:
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
     asyncio.run_coroutine_threadsafe(start(), loop).result(timeout=10)
-    try:
-        yield PageServer(port)
-    finally:
+
+    def stop() -> None:
         asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(timeout=10)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(timeout=5)
+
+    return PageServer(port), stop
+
+
+@pytest.fixture(scope="session")
+def pages() -> Iterator[PageServer]:
+    server, stop = start_page_server()
+    try:
+        yield server
+    finally:
+        stop()
 
 
 # ---------------------------------------------------------------- the browser
