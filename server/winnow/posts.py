@@ -56,12 +56,12 @@ AUTHOR_HINT_RE = re.compile(
 of forum and comment markup)."""
 
 PROFILE_HREF_RE = re.compile(
-    r"member|user|profile|author|people|account|/u/|[?&]u=|[?&]id=|/~", re.I)
+    r"member|user|profile|author|people|account|/u/|/u\d|[?&]u=|[?&]id=|/~", re.I)
 """Link targets of author profiles."""
 
 NOT_AUTHOR_RE = re.compile(
     r"^(?:reply|quote|report|share|link|permalink|edit|delete|like|flag|parent|next|prev|"
-    r"profile|message|pm|e-?mail|website|homepage|top|"
+    r"profile|message|pm|e-?mail|website|homepage|top|(?:post )?history|posts|"
     r"antworten|zitieren|melden|répondre|citer|responder|citar|ответить|#\d+)$", re.I)
 """Link texts of the template part that are actions, never a name."""
 
@@ -524,16 +524,17 @@ def find_author(dom: _View, record: Sequence[int]) -> int | None:
 
 
 def _author_score(dom: _View, v: int) -> int:
-    """4 for a profile link with an author hint on it or its parent, 3 for a hinted element
-    that directly holds a short name, 2 for a profile link or a hinted link, else 0."""
+    """4 for a profile link with an author hint on it or its parent (5 with one on its
+    grandparent too), 3 for a hinted element that directly holds a short name, 2 for a
+    profile link or a hinted link, 1 for a link with a hint two levels up, else 0."""
     el = dom.elements[v]
     if not 0 < dom.text_len[v] <= MAX_AUTHOR_CHARS:
         return 0
-    hinted = _hinted(el) or _hinted(el.getparent())
+    parent = el.getparent()
+    hinted = _hinted(el) or _hinted(parent)
+    near = el.tag == "a" and parent is not None and _hinted(parent.getparent())
     if el.tag != "a" and not (hinted and dom.tree.texts[v]):
         return 0
-    if dom.tree.texts[v].endswith(":"):
-        return 0  # a label ("says:", "schrieb:"), not a name
     text = _author_text(dom, v)
     if not _NAME_CHAR_RE.search(text) or NOT_AUTHOR_RE.match(text) \
             or parse_date(text) is not None \
@@ -541,15 +542,21 @@ def _author_score(dom: _View, v: int) -> int:
         return 0
     if el.tag == "a":
         profile = bool(PROFILE_HREF_RE.search(el.get("href") or ""))
-        return 2 * profile + 2 * hinted
+        return 2 * profile + 2 * hinted + near
     return 3
 
 
 def _author_text(dom: _View, v: int) -> str:
-    """A link's text, or the name an element holds directly (before a title or a badge)."""
+    """A link's text, or the name an element holds directly (before a title or a badge),
+    without a trailing "says:" label ("тамара пишет:"); a lone label is no name."""
     if dom.elements[v].tag == "a" or not dom.tree.texts[v]:
-        return " ".join(dom.elements[v].text_content().split())
-    return dom.tree.texts[v]
+        text = " ".join(dom.elements[v].text_content().split())
+    else:
+        text = dom.tree.texts[v]
+    if text.endswith(":"):
+        words = text.split()
+        text = " ".join(words[:-1]) if len(words) > 1 else ""
+    return text
 
 
 def _author_fields(dom: _View, v: int | None,
