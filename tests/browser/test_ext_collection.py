@@ -71,3 +71,29 @@ def test_popup_shows_collected_count(browser: Browser) -> None:
     assert f"collected from {SITE}" in text
     popup.close()
     page.close()
+
+
+def outbox(browser: Browser) -> list[dict]:
+    stored = browser.worker.evaluate("chrome.storage.local.get('outbox')")
+    return list(stored.get("outbox") or [])
+
+
+def test_pages_collected_offline_wait_for_the_server(browser: Browser,
+                                                     winnow_server: WinnowServer) -> None:
+    browser.reset_settings()
+    try:
+        switch(browser, "#collect-site", True)
+        start = winnow_server.pages_of(SITE)
+        winnow_server.stop()
+        try:
+            wait_for(lambda: browser.status().get("state") == "offline", what="offline")
+            visit(browser, "while-offline")
+            wait_for(lambda: [p["url"] for p in outbox(browser)] ==
+                     [browser.pages.url("/plain/while-offline")], what="the page in the outbox")
+        finally:
+            winnow_server.start()
+        wait_for(lambda: not outbox(browser), what="the outbox sent")
+        wait_for(lambda: winnow_server.pages_of(SITE) == start + 1, what="the page stored")
+    finally:
+        browser.reset_settings()
+        browser.worker.evaluate("chrome.scripting.unregisterContentScripts()")

@@ -115,6 +115,17 @@ def test_reader_themes_screenshots(browser: Browser, theme: str, showcase: Any) 
     save_artifact(reader, f"reader-{theme}", full_page=theme == "light")
 
 
+def test_reader_print_styles(showcase: Any) -> None:
+    showcase.emulate_media(media="print")
+    try:
+        assert showcase.is_hidden(".toolbar")
+        assert showcase.eval_on_selector("html", "el => getComputedStyle(el).backgroundColor") \
+            in ("rgb(255, 255, 255)", "rgba(0, 0, 0, 0)")
+        save_artifact(showcase, "reader-print", full_page=True)
+    finally:
+        showcase.emulate_media(media="screen")
+
+
 def test_reader_text_size_and_width_persist(browser: Browser, showcase: Any) -> None:
     reader = showcase
     reader.click("button[popovertarget='type-panel']")
