@@ -100,6 +100,14 @@ WRAPPER_SHARE = 0.9
 """A body's first child holding this share of its text is a wrapper the title is looked
 for inside (what follows it is a permalink number or a like bar)."""
 
+BAR_HINT_RE = re.compile(
+    r"menu|toolbar|tools|actions?\b|controls?\b|button|share|report|complain|vote|flag",
+    re.I)
+"""Class and id words of a post's control bars and menus."""
+
+MAX_BAR_CHARS = 40
+"""Text of a control bar ahead of a post's body at most ("Report", "Quote · Reply")."""
+
 MIN_AGREEING = 2
 """Records that must share where their body lies before the others follow them."""
 
@@ -399,11 +407,13 @@ def _cut(node: int | None, keep: list[int], text_after: int | None) -> Body:
 
 
 def _strip_leading(dom: _View, kids: list[int], title: str | None) -> list[int]:
-    """`kids` without leading elements made only of link text (quote and reply bars) or
-    repeating the thread's title ("Re: <title>"); the last kid is kept whatever it is."""
+    """`kids` without leading control bars (link rows, menus) or lines repeating the thread's
+    title ("Re: <title>"); a bar stays when only bars follow it (then it is the body), and
+    the last kid is kept whatever it is."""
     start = 0
-    while start < len(kids) - 1 and (_all_links(dom, kids[start])
-                                     or _is_title(dom, kids[start], title)):
+    while start < len(kids) - 1 and (_is_title(dom, kids[start], title) or (
+            _is_bar(dom, kids[start])
+            and not all(_is_bar(dom, k) for k in kids[start + 1:]))):
         start += 1
     return kids[start:]
 
@@ -453,6 +463,19 @@ def _is_title(dom: _View, v: int, title: str | None) -> bool:
 def _key(text: str) -> str:
     """Letters and digits only, case-folded: titles differ in punctuation and decoration."""
     return "".join(_NAME_CHAR_RE.findall(text)).casefold()
+
+
+def _is_bar(dom: _View, v: int) -> bool:
+    """A control bar, not writing: only link text, an element named as a menu, toolbar or
+    share box, or a short text with such an element inside (a "Report" item)."""
+    if _all_links(dom, v) or _bar_named(dom.elements[v]):
+        return True
+    return dom.text_len[v] <= MAX_BAR_CHARS and any(
+        _bar_named(el) for el in dom.elements[v].iter() if isinstance(el.tag, str))
+
+
+def _bar_named(el: HtmlElement) -> bool:
+    return bool(BAR_HINT_RE.search(f"{el.get('class') or ''} {el.get('id') or ''}"))
 
 
 def _all_links(dom: _View, v: int) -> bool:
