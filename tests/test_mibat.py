@@ -127,3 +127,20 @@ def test_same_kind_records_finds_a_first_post_under_another_parent() -> None:
 def test_pages_without_a_record_list_have_no_region(html: str) -> None:
     dom = dom_of(html)
     assert main_region(dom, mine_regions(dom)) is None
+
+
+def test_a_first_post_whose_root_tag_differs_is_compared_one_level_down() -> None:
+    def item(tag: str, name: str, day: int, text: str) -> str:
+        return (f'<{tag} class="item"><div class="c"><div class="head"><a href="/u/{name}">'
+                f'{name}</a><span class="meta"><time>{day} May 2020</time></span></div>'
+                f'<div class="msg"><p>{text}</p></div></div></{tag}>')
+    first = item("div", "op", 1, "The opening post, written at length.")
+    stats = '<div class="box"><span>4 replies</span> <time>1 May 2020</time></div>'
+    replies = "".join(item("li", n, d, f"Reply {d}.") for n, d in (("ann", 2), ("bob", 3)))
+    dom = dom_of(f"{stats}{first}<ul>{replies}</ul>")
+    matcher = TreeMatcher(dom.tree)
+    main = main_region(dom, mine_regions(dom, matcher))
+    assert main is not None and len(main.records) == 2
+    full = same_kind_records(matcher, dom, main)
+    assert [dom.elements[r[0]].tag for r in full.records] == ["div", "li", "li"]
+    assert dom.elements[full.records[0][0]].text_content().startswith("op")

@@ -62,6 +62,14 @@ PIVOT_MATCH_DEPTH = 4
 their children in PM and PS: the children's top levels decide which child maps to which
 (T3L of the paper is the same idea as a measure of its own)."""
 
+MIN_FIRST_POST_DEPTH = 3
+"""Levels between a record's root and its pivot below which a first post whose root tag
+differs is still compared one level down: with fewer, too little structure is left."""
+
+FIRST_POST_SIZE = 0.5
+"""A first post compared one level down has at least this share of the nodes of the list's
+first record (a post's template is about as big as the others')."""
+
 DATE_ATTRS = ("datetime", "title", "data-time", "data-timestamp", "data-date")
 """Attributes whose value may hold a machine-readable post date (a candidate pivot)."""
 
@@ -452,13 +460,13 @@ def same_kind_records(matcher: TreeMatcher, dom: DomTree, main: Region) -> Regio
         a = c
         for _ in range(rel):
             a = tree.parents[a]
-        if tree.tags[a] != tree.tags[anchor] or any(r.start in tree.subtree(a)
-                                                      for r in taken):
+        if any(r.start in tree.subtree(a) for r in taken) or any(a == f for f, _ in found):
             continue  # a record already, or around one; inside one is a nested reply
-        if any(a == f for f, _ in found):
-            continue
-        if pivot_similarity(matcher, anchor, a, pivot, c) > PS_THRESHOLD:
+        if _same_kind(matcher, anchor, a, pivot, c, before=a < main.records[0][0]):
             found.append((a, c))
+    start = main.records[0][0]
+    found = [(a, c) for a, c in found  # before the list: the innermost of nested candidates
+             if a > start or not any(f != a and f in tree.subtree(a) for f, _ in found)]
     if not found:
         return main
     records = list(zip(main.records, main.anchors, main.pivots, strict=True))
@@ -469,6 +477,24 @@ def same_kind_records(matcher: TreeMatcher, dom: DomTree, main: Region) -> Regio
              (item[1], item[2][0]) in found]
     return Region(main.parent, [r for r, _, _ in records], [a for _, a, _ in records],
                   [p for _, _, p in records], main.score, extra)
+
+
+def _same_kind(matcher: TreeMatcher, anchor: int, a: int, pivot: int, c: int,
+               before: bool) -> bool:
+    """Whether the subtree at `a` (pivot `c`) is a record like `anchor` (pivot `pivot`): PS
+    above the threshold; a first post before the list may differ in its root's tag alone
+    (`<div>` above a list of `<li>`), and is then compared one level down."""
+    tree = matcher.tree
+    if tree.tags[a] == tree.tags[anchor]:
+        return pivot_similarity(matcher, anchor, a, pivot, c) > PS_THRESHOLD
+    if not before or tree.depths[pivot] - tree.depths[anchor] < MIN_FIRST_POST_DEPTH:
+        return False
+    if tree.sizes[a] < FIRST_POST_SIZE * tree.sizes[anchor]:
+        return False  # a stats box with the thread's date, not a post
+    below_anchor = _path(tree, anchor, pivot)
+    below_a = _path(tree, a, c)
+    assert below_anchor is not None and below_a is not None
+    return pivot_similarity(matcher, below_anchor[1], below_a[1], pivot, c) > PS_THRESHOLD
 
 
 def nesting_depths(dom: DomTree, region: Region) -> list[int]:
