@@ -203,7 +203,16 @@ def region_posts(dom: DomTree, region: Region, context: PageContext,
         if depths is not None:
             post.depth = depths[n]
         posts.append(post)
-    return posts
+    return _without_fillers(posts)
+
+
+def _without_fillers(posts: list[Post]) -> list[Post]:
+    """Posts without the ad blocks dressed as posts: no text, no image and no link to a
+    member, where most posts have text."""
+    with_text = sum(1 for post in posts if post.text)
+    if with_text * 2 < len(posts):
+        return posts
+    return [post for post in posts if post.text or post.author_url or "<img" in post.html]
 
 
 @dataclass
@@ -556,7 +565,7 @@ def _author_score(dom: _View, v: int) -> int:
     parent = el.getparent()
     hinted = _hinted(el) or _hinted(parent)
     near = el.tag == "a" and parent is not None and _hinted(parent.getparent())
-    if el.tag != "a" and not (hinted and dom.tree.texts[v]):
+    if el.tag != "a" and not (hinted and (dom.tree.texts[v] or _wraps_name(el))):
         return 0
     text = _author_text(dom, v)
     if not _NAME_CHAR_RE.search(text) or NOT_AUTHOR_RE.match(text) \
@@ -567,6 +576,13 @@ def _author_score(dom: _View, v: int) -> int:
         profile = bool(PROFILE_HREF_RE.search(el.get("href") or ""))
         return 2 * profile + 2 * hinted + near
     return 3
+
+
+def _wraps_name(el: HtmlElement) -> bool:
+    """An author-named element whose name sits in formatting inside it, without a link
+    (`<span class="username"><b><span>Futura</span></b></span>`)."""
+    return _hinted(el) and next(el.iter("a"), None) is None and all(
+        len(node) <= 1 for node in el.iter() if isinstance(node.tag, str))
 
 
 def _author_text(dom: _View, v: int) -> str:
