@@ -84,6 +84,8 @@ MAX_AUTHOR_CHARS = 60
 
 _NAME_CHAR_RE = re.compile(r"[^\W_]")
 
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
 QUOTE_TAGS = frozenset({"blockquote", "q"})
 
 TITLE_PREFIX_CHARS = 6
@@ -420,7 +422,7 @@ def _strip_leading(dom: _View, kids: list[int], title: str | None) -> list[int]:
     title ("Re: <title>"); a bar stays when only bars follow it (then it is the body), and
     the last kid is kept whatever it is."""
     start = 0
-    while start < len(kids) - 1 and (_is_title(dom, kids[start], title) or (
+    while start < len(kids) - 1 and (_is_title_line(dom, kids[start], title) or (
             _is_bar(dom, kids[start])
             and not all(_is_bar(dom, k) for k in kids[start + 1:]))):
         start += 1
@@ -437,13 +439,21 @@ def _trim_title(dom: _View, body: Body, title: str | None) -> Body:
     node = body.node
     while True:
         shown = [k for k in dom.tree.children[node] if dom.text_len[k] and not dom.hidden[k]]
+        if dom.tree.texts[node]:
+            return body  # the body opens with its own words
         if shown and dom.tree.children[shown[0]] \
                 and dom.text_len[shown[0]] >= WRAPPER_SHARE * dom.text_len[node]:
             node = shown[0]
             continue
-        if len(shown) > 1 and _is_title(dom, shown[0], title):
+        if len(shown) > 1 and _is_title_line(dom, shown[0], title):
             return Body(node, _strip_leading(dom, shown, title), shown[0])
         return body
+
+
+def _is_title_line(dom: _View, v: int, title: str | None) -> bool:
+    """A post's title line: the thread title again, or a heading of its own above the body
+    ("Bug d'affichage de TeX"); posts and comments do not open with a heading."""
+    return dom.tree.tags[v] in HEADING_TAGS or _is_title(dom, v, title)
 
 
 def _title_lines(dom: _View, record: Sequence[int], title: str | None) -> list[int]:
