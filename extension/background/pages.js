@@ -143,7 +143,13 @@ export async function setHighlight(tabId, on) {
     await api.scripting.removeCSS({ target: { tabId }, files: HIGHLIGHT_CSS }).catch(() => {});
     return { highlighted: false };
   }
-  return applyHighlight(tabId, await currentResult(tabId));
+  try {
+    return await applyHighlight(tabId, await currentResult(tabId));
+  } catch (err) {
+    // The page was read again (a history navigation) between the result and the highlight.
+    if (err.code !== "stale") throw err;
+    return applyHighlight(tabId, await extractTab(tabId));
+  }
 }
 
 /** Send a state's ids to the content script and insert the highlight styles. */

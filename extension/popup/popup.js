@@ -161,6 +161,17 @@ function openShortcutSettings(event) {
   else api.tabs.create({ url: "chrome://extensions/shortcuts" });
 }
 
+/**
+ * Open the server's dashboard in a tab. A tab the extension opens is a browser-initiated
+ * navigation, which the server accepts; a plain link from the popup would be a cross-site
+ * request, which it refuses.
+ */
+function openDashboard(event) {
+  event.preventDefault();
+  api.tabs.create({ url: $("dashboard").href });
+  if (!explicitTab) window.close();
+}
+
 function wire() {
   $("reader").addEventListener("click", guarded(openReader));
   $("highlight").addEventListener("change", guarded(toggleHighlight));
@@ -174,6 +185,7 @@ function wire() {
     api.runtime.openOptionsPage();
   });
   $("shortcuts").addEventListener("click", openShortcutSettings);
+  $("dashboard").addEventListener("click", openDashboard);
   onBroadcast((message) => {
     if (message.type === "status:changed" && info) {
       info.status = message.status;

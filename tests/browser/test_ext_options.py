@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import Browser, save_artifact
+from conftest import Browser, WinnowServer, save_artifact
 
 
 def stored_settings(browser: Browser) -> dict:
@@ -43,3 +43,28 @@ def test_context_menu_and_shortcuts_are_registered(browser: Browser) -> None:
     for menu in ("winnow-reader", "winnow-highlight"):
         # update() fails for a menu entry that does not exist
         browser.worker.evaluate(f"chrome.contextMenus.update('{menu}', {{}})")
+
+
+def test_popup_opens_the_dashboard(browser: Browser, winnow_server: WinnowServer) -> None:
+    page = browser.open(browser.pages.url("/plain/dashboard"))
+    popup = browser.popup(page)
+    with browser.context.expect_page(lambda p: p.url.startswith(winnow_server.http)) as opened:
+        popup.click("#dashboard")
+    dashboard = opened.value
+    dashboard.wait_for_load_state()
+    assert "403" not in dashboard.inner_text("body")[:200]
+    for closing in (dashboard, popup, page):
+        closing.close()
+
+
+def test_popup_shows_the_reader_shortcut(browser: Browser) -> None:
+    commands = browser.worker.evaluate("chrome.commands.getAll()")
+    shortcut = next(c["shortcut"] for c in commands if c["name"] == "open-reader")
+    page = browser.open(browser.pages.url("/plain/shortcut"))
+    popup = browser.popup(page)
+    if shortcut:
+        assert popup.inner_text("#reader-shortcut") == shortcut
+    else:   # not bound (taken by another extension, or removed by the user)
+        assert popup.is_hidden("#reader-shortcut")
+    popup.close()
+    page.close()
