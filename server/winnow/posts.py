@@ -115,7 +115,8 @@ MIN_AGREEING = 2
 
 HEADER_SHARE = 0.5
 """A child holding a landmark (pivot, author) and more than this share of the record's text
-besides the landmarks' own holds the body too: the descent enters it."""
+besides the landmarks' own (control bars and a post's comments not counted) holds the body
+too: the descent enters it."""
 
 
 @dataclass
@@ -401,14 +402,23 @@ def locate_body(dom: _View, record: Sequence[int], landmarks: Sequence[int],
         big = max(heads, key=lambda k: dom.text_len[k])
         free = dom.text_len[big] - sum(dom.text_len[p] for p in landmarks
                                        if _contains(dom, big, p))
-        if tree.children[big] and free > HEADER_SHARE * (total - dom.text_len[big] + free):
+        aside = sum(dom.text_len[k] for k in shown
+                    if k not in heads and (_comment_list(dom, k) or _is_bar(dom, k)))
+        rest = total - dom.text_len[big] - aside
+        if tree.children[big] and free > HEADER_SHARE * (rest + free):
             node, kids = big, tree.children[big]
             continue
         first, last = shown.index(heads[0]), shown.index(heads[-1])
-        after = _strip_leading(dom, shown[last + 1:], title)
+        after = _strip_leading(dom, [k for k in shown[last + 1:]
+                                     if not _comment_list(dom, k)], title)
         if after or (node is not None and tree.tails[heads[-1]]):
             return _cut(node, after, heads[-1])
         return _cut(node, _strip_leading(dom, shown[:first], title), None)
+
+
+def _comment_list(dom: _View, v: int) -> bool:
+    """Comments on a post (dated, in a container named for comments) are not its body."""
+    return dom.dom.cands_below[v] > 0 and is_comments(dom.elements[v])
 
 
 def _cut(node: int | None, keep: list[int], text_after: int | None) -> Body:
