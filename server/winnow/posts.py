@@ -509,10 +509,8 @@ def _bar_named(el: HtmlElement) -> bool:
 
 def _all_links(dom: _View, v: int) -> bool:
     el = dom.elements[v]
-    if el.tag == "a":
-        return True
-    link_text = sum(len(" ".join(a.text_content().split())) for a in el.iter("a"))
-    return link_text >= dom.text_len[v] > 0
+    links = [len(" ".join(a.text_content().split())) for a in el.iter("a")]
+    return sum(links) >= dom.text_len[v] > 0 and max(links) <= MAX_BAR_CHARS
 
 
 def _contains(dom: _View, v: int, u: int) -> bool:
