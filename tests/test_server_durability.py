@@ -4,6 +4,7 @@ killed with SIGKILL while storing pages loses none it reported stored and starts
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -99,6 +100,18 @@ async def connect(port: int):  # type: ignore[no-untyped-def]
             await asyncio.sleep(0.1)
 
 
+async def group_gone(pgid: int, timeout: float = 15.0) -> bool:
+    """Wait until no process of the group is left (the workers exit with the server)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        await asyncio.sleep(0.1)
+    return False
+
+
 @pytest.mark.asyncio
 async def test_sigkill_while_storing_loses_no_page_reported_stored(tmp_path: Path) -> None:
     port = free_port()
@@ -117,13 +130,14 @@ async def test_sigkill_while_storing_loses_no_page_reported_stored(tmp_path: Pat
             replies += 1
             if reply.get("stored"):
                 stored[reply["page_id"]] = reply["site"]
-        os.killpg(process.pid, signal.SIGKILL)  # mid-stream: 6 more pages are in flight
+        os.kill(process.pid, signal.SIGKILL)  # mid-stream: 6 more pages are in flight
         process.wait(10)
         await ws.close()
+        assert await group_gone(process.pid), "worker processes outlived the killed server"
     finally:
-        if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
-            process.wait(10)
+        process.wait(10)
         if process.stdout is not None:
             process.stdout.close()
     assert len(stored) >= 6

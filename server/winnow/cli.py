@@ -69,7 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_serve(serve: argparse.ArgumentParser) -> None:
-    from winnow.server.state import DEFAULT_HOST, DEFAULT_PORT, MAX_MESSAGE_BYTES
+    from winnow.server.state import (
+        DEFAULT_HOST,
+        DEFAULT_PORT,
+        MAX_MESSAGE_BYTES,
+        MODELS_PER_WORKER,
+    )
 
     serve.add_argument("--host", default=DEFAULT_HOST,
                        help=f"address to listen on (default {DEFAULT_HOST})")
@@ -83,6 +88,9 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--extension-id", action="append", default=[], metavar="ID",
                        help="accept only this extension id (repeatable; default: any)")
     serve.add_argument("--workers", type=int, help="worker processes (default: one per core)")
+    serve.add_argument("--models-per-worker", type=int, default=MODELS_PER_WORKER,
+                       help="site models each worker keeps in memory (default "
+                            f"{MODELS_PER_WORKER})")
     serve.add_argument("--max-message-bytes", type=int, default=MAX_MESSAGE_BYTES,
                        help=f"largest WebSocket message (default {MAX_MESSAGE_BYTES:,})")
 
@@ -110,9 +118,12 @@ def run_serve(args: argparse.Namespace) -> int:
 
     if args.workers is not None and args.workers < 1:
         raise ValueError("--workers must be at least 1")
+    if args.models_per_worker < 1:
+        raise ValueError("--models-per-worker must be at least 1")
     serve(ServerConfig(data_dir=args.data_dir or default_data_dir(), host=args.host,
                        port=args.port, max_message_bytes=args.max_message_bytes,
                        workers=args.workers or default_workers(),
+                       models_per_worker=args.models_per_worker,
                        extension_ids=tuple(args.extension_id),
                        allow_remote=args.allow_remote))
     return 0

@@ -67,7 +67,7 @@ def _lifetime(config: ServerConfig,
               policy: Policy) -> Callable[[web.Application], AsyncIterator[None]]:
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         store = Store.open(config.data_dir)
-        workers = Workers(config.data_dir, config.workers)
+        workers = Workers(config.data_dir, config.workers, config.models_per_worker)
         threads = ThreadPoolExecutor(IO_THREADS, thread_name_prefix="winnow-io")
         state = ServerState(config, policy, store, workers, threads)
         app[STATE] = state
@@ -88,10 +88,10 @@ def _lifetime(config: ServerConfig,
 
 
 async def _flush_models(workers: Workers, every: float) -> None:
-    """Save changed site models in every worker, every `every` seconds."""
+    """Every `every` seconds, have the workers save the models unsaved for too long."""
     while True:
         await asyncio.sleep(every)
-        for result in await workers.broadcast(worker.flush):
+        for result in await workers.broadcast(worker.flush, worker.SAVE_INTERVAL_S):
             if isinstance(result, BaseException):
                 log.warning("saving site models failed: %s", result)
 

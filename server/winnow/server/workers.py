@@ -45,13 +45,20 @@ class WorkerCrashed(RuntimeError):
 class Workers:
     """Single-process executors, one per worker, with sites hashed onto them."""
 
-    def __init__(self, data_dir: Path, count: int, retention: Retention | None = None) -> None:
-        if count < 1:
-            raise ValueError(f"need at least one worker, got {count}")
-        self._initargs = (str(data_dir), retention)
+    def __init__(self, data_dir: Path, count: int, max_models: int,
+                 retention: Retention | None = None) -> None:
+        if count < 1 or max_models < 1:
+            raise ValueError(f"need at least one worker and one model, got {count} and "
+                             f"{max_models}")
         methods = multiprocessing.get_all_start_methods()
         self._context = multiprocessing.get_context(
             START_METHOD if START_METHOD in methods else "spawn")
+        if self._context.get_start_method() == "forkserver":
+            self._context.set_forkserver_preload([worker.__name__])
+        # The workers hold the reading end; only this process holds the writing end, so
+        # the workers see end of file when the server exits, however it exits.
+        self._alive_r, self._alive_w = self._context.Pipe(duplex=False)
+        self._initargs = (str(data_dir), retention, max_models, self._alive_r)
         self._executors = [self._executor() for _ in range(count)]
         self._turns: dict[str, _Turn] = {}
 
@@ -118,11 +125,11 @@ class Workers:
             broken.shutdown(wait=False, cancel_futures=True)
             self._executors[slot] = self._executor()
 
-    async def broadcast(self, fn: Callable[[], T]) -> list[T | BaseException]:
-        """Run `fn()` in every worker (saving models, say); failures are returned."""
+    async def broadcast(self, fn: Callable[..., T], *args: Any) -> list[T | BaseException]:
+        """Run `fn(*args)` in every worker (saving models, say); failures are returned."""
         loop = asyncio.get_running_loop()
-        return await asyncio.gather(*(loop.run_in_executor(ex, fn) for ex in self._executors),
-                                    return_exceptions=True)
+        return await asyncio.gather(*(loop.run_in_executor(ex, fn, *args)
+                                      for ex in self._executors), return_exceptions=True)
 
     async def close(self) -> None:
         """Save every model, then stop the worker processes."""
@@ -131,6 +138,8 @@ class Workers:
                 log.warning("saving site models at shutdown failed: %s", result)
         for executor in self._executors:
             executor.shutdown(wait=True, cancel_futures=True)
+        self._alive_w.close()
+        self._alive_r.close()
 
 
 @dataclass
