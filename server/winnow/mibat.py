@@ -445,26 +445,30 @@ def main_region(dom: DomTree, regions: Sequence[Region]) -> Region | None:
 
 def same_kind_records(matcher: TreeMatcher, dom: DomTree, main: Region) -> Region:
     """The main region plus every subtree elsewhere on the page that is a record of its kind:
-    its anchor tree matches the main region's first anchor tree by PS at the main region's
-    pivot. This finds what the same-parent assumption misses (section 6.1.5: first posts
+    its anchor tree matches the main region's first anchor tree by PS at one of the main
+    region's real pivots. This finds what the same-parent assumption misses (section 6.1.5: first posts
     under another parent or in their own block, Q&A questions above their answers; section
     6.2: nested replies). Records come back in document order."""
     tree = dom.tree
-    anchor, pivot = main.anchors[0], main.pivots[0][0]
-    rel = tree.depths[pivot] - tree.depths[anchor]
+    anchor = main.anchors[0]
     taken = [tree.subtree(v) for record in main.records for v in record]
+    start = main.records[0][0]
     found: list[tuple[int, int]] = []
     for c in range(len(tree)):
-        if not dom.cand[c] or tree.depths[c] - rel < 0:
+        if not dom.cand[c]:
             continue
-        a = c
-        for _ in range(rel):
-            a = tree.parents[a]
-        if any(r.start in tree.subtree(a) for r in taken) or any(a == f for f, _ in found):
-            continue  # a record already, or around one; inside one is a nested reply
-        if _same_kind(matcher, anchor, a, pivot, c, before=a < main.records[0][0]):
-            found.append((a, c))
-    start = main.records[0][0]
+        for pivot in main.pivots[0]:  # every real pivot: a question may lack one of them
+            rel = tree.depths[pivot] - tree.depths[anchor]
+            if tree.depths[c] < rel:
+                continue
+            a = c
+            for _ in range(rel):
+                a = tree.parents[a]
+            if any(r.start in tree.subtree(a) for r in taken) or any(a == f for f, _ in found):
+                continue  # a record already, or around one; inside one is a nested reply
+            if _same_kind(matcher, anchor, a, pivot, c, before=a < start):
+                found.append((a, c))
+                break
     found = [(a, c) for a, c in found  # before the list: the innermost of nested candidates
              if a > start or not any(f != a and f in tree.subtree(a) for f, _ in found)]
     if not found:
