@@ -39,6 +39,10 @@ ARTIFACTS = HERE / "artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
 WINNOW = Path(sys.executable).with_name("winnow")
 
+WEB_EXT = "web-ext@10.7.0"
+"""Mozilla's web-ext (lint, and running Firefox), pinned so that a new release's new rules do
+not fail an unchanged extension."""
+
 RECONNECT = {"initialMs": 100, "maxMs": 400}
 """Fast reconnect for tests: the restart test waits for at most a few of these delays."""
 
