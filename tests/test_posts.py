@@ -102,3 +102,27 @@ def test_posts_serialize_as_the_schema_wants() -> None:
     data = result.to_dict()
     assert set(data["posts"][0]) == set(Post.__dataclass_fields__)
     assert all(isinstance(p["ids"], list) for p in data["posts"])
+
+
+def test_a_learned_record_template_reads_a_single_post_page() -> None:
+    from winnow.page import parse_page
+    from winnow.sitemodel import SiteModel
+
+    chrome = "".join(f'<li><a href="/f/{n}">Forum section {n}</a></li>' for n in range(30))
+
+    def page(posts: list[tuple[str, str, str]]) -> str:
+        html = forum(posts)
+        return html.replace("<nav>", f"<nav><ul>{chrome}</ul>")
+
+    model = SiteModel("forum.example")
+    for shift in (0, 1):
+        model.add_page(parse_page(page(POSTS[shift:] + POSTS[:shift]), "https://forum.example/t"))
+    single = page(POSTS[:1])
+    alone = winnow.extract(single, "https://forum.example/t/9", now=NOW)
+    assert alone.kind != "thread"  # one record: nothing to compare it with
+    learned = winnow.extract(single, "https://forum.example/t/9", model, now=NOW)
+    assert learned.kind == "thread"
+    assert learned.method == "template+mibat"
+    assert [p.author for p in learned.posts] == ["ann"]
+    assert learned.posts[0].text.startswith("My pond pump died.")
+    assert SiteModel.from_json(model.to_json()).to_json() == model.to_json()

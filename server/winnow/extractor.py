@@ -52,7 +52,7 @@ def extract_page(page: Page, template: Template | None = None,
     meta = extract_metadata(page)
     noise = list(template.noise) if template else []
     context = PageContext(url, meta.title, meta.lang, now or datetime.now(UTC), page.has_ids)
-    thread = find_thread(page, context)
+    thread = find_thread(page, context, template.records if template else None)
     clock.lap("mibat")
     found = extract_article(page, PageHints(meta.heading, noise + (thread.elements
                                                                    if thread else [])))
@@ -104,7 +104,7 @@ def _thread_role(thread: Thread | None, found: ArticleContent | None, url: str |
         before = thread.starts_after(found.source)
     authored = sum(1 for post in thread.posts if post.author)
     return thread_role([len(post.text) for post in thread.posts], authored, article_chars,
-                       before, thread.comment_hint())
+                       before, thread.comment_hint(), thread.learned)
 
 
 def _article(meta: Metadata, rendered: Rendered) -> Article:

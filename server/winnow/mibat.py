@@ -35,12 +35,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from lxml.html import HtmlElement
 
 from winnow.dates import PIVOT_MAX_CHARS, is_date_pivot, parse_date, parse_datetime_attr
 from winnow.page import is_hidden
-from winnow.tree import LabelOptions, Tree, build_tree
+from winnow.tree import LabelOptions, Tree, TreeError, build_tree, from_arrays
 
 PS_THRESHOLD = 0.5
 """Pivot-and-Siblings similarity a pair of anchor trees must exceed (DomainSimilarity > tau in
@@ -154,20 +155,23 @@ class TreeMatcher:
     hashes) short-cut to their size.
     """
 
-    def __init__(self, tree: Tree, max_depth: int = MAX_MATCH_DEPTH) -> None:
+    def __init__(self, tree: Tree, max_depth: int = MAX_MATCH_DEPTH,
+                 other: Tree | None = None) -> None:
         self.tree = tree
+        self.other = other if other is not None else tree
+        """`score(a, b)` takes a from `tree` and b from `other` (the same tree by default)."""
         self.max_depth = max_depth
         self._shallow: TreeMatcher | None = None
         self.memo: dict[tuple[int, int], int] = {}
         self.pair_memo: dict[tuple[int, int], list[tuple[int, int]]] = {}
 
     def score(self, a: int, b: int, depth: int = 0) -> int:
-        t = self.tree
-        if t.tags[a] != t.tags[b]:
+        t, u = self.tree, self.other
+        if t.tags[a] != u.tags[b]:
             return 0
-        if t.hashes[a] == t.hashes[b] and t.sizes[a] == t.sizes[b]:
+        if t.hashes[a] == u.hashes[b] and t.sizes[a] == u.sizes[b]:
             return t.sizes[a]
-        ka, kb = t.children[a], t.children[b]
+        ka, kb = t.children[a], u.children[b]
         if not ka or not kb or depth >= self.max_depth:
             return 1
         key = (a, b)
@@ -194,7 +198,7 @@ class TreeMatcher:
     def shallow(self) -> TreeMatcher:
         """A matcher of the same tree that descends PIVOT_MATCH_DEPTH levels only."""
         if self._shallow is None:
-            self._shallow = TreeMatcher(self.tree, PIVOT_MATCH_DEPTH)
+            self._shallow = TreeMatcher(self.tree, PIVOT_MATCH_DEPTH, self.other)
         return self._shallow
 
     def pairs(self, a: int, b: int) -> list[tuple[int, int]]:
@@ -206,7 +210,7 @@ class TreeMatcher:
         return found
 
     def _pairs(self, a: int, b: int) -> list[tuple[int, int]]:
-        ka, kb = self.tree.children[a], self.tree.children[b]
+        ka, kb = self.tree.children[a], self.other.children[b]
         m = self._align(ka, kb, 1)
         out: list[tuple[int, int]] = []
         i, j = len(ka), len(kb)
@@ -251,12 +255,12 @@ def pivot_similarity(matcher: TreeMatcher, a: int, b: int, pa: int, pb: int,
     The mapping is followed only along the two root-to-pivot paths: in a top-down mapping a
     node is mapped only when its parent is, so the rest of the mapping cannot change it.
     """
-    tree = matcher.tree
+    tree, other = matcher.tree, matcher.other
     matcher = matcher.shallow
-    path_a, path_b = _path(tree, a, pa), _path(tree, b, pb)
+    path_a, path_b = _path(tree, a, pa), _path(other, b, pb)
     if path_a is None or path_b is None or len(path_a) != len(path_b):
         return 0.0
-    if any(tree.tags[x] != tree.tags[y] for x, y in zip(path_a, path_b, strict=True)):
+    if any(tree.tags[x] != other.tags[y] for x, y in zip(path_a, path_b, strict=True)):
         return 0.0
     if len(path_a) == 1:
         return 1.0
@@ -269,7 +273,7 @@ def pivot_similarity(matcher: TreeMatcher, a: int, b: int, pa: int, pb: int,
     if measure == "PM":
         return 1.0
     parent_a, parent_b = path_a[-2], path_b[-2]
-    size = (len(tree.children[parent_a]) + len(tree.children[parent_b])) / 2
+    size = (len(tree.children[parent_a]) + len(other.children[parent_b])) / 2
     return len(sibling_pairs) / size
 
 
@@ -446,9 +450,9 @@ def main_region(dom: DomTree, regions: Sequence[Region]) -> Region | None:
 def same_kind_records(matcher: TreeMatcher, dom: DomTree, main: Region) -> Region:
     """The main region plus every subtree elsewhere on the page that is a record of its kind:
     its anchor tree matches the main region's first anchor tree by PS at one of the main
-    region's real pivots. This finds what the same-parent assumption misses (section 6.1.5: first posts
-    under another parent or in their own block, Q&A questions above their answers; section
-    6.2: nested replies). Records come back in document order."""
+    region's real pivots. This finds what the same-parent assumption misses (section 6.1.5:
+    first posts under another parent or in their own block, Q&A questions above their
+    answers; section 6.2: nested replies). Records come back in document order."""
     tree = dom.tree
     anchor = main.anchors[0]
     taken = [tree.subtree(v) for record in main.records for v in record]
@@ -507,3 +511,69 @@ def nesting_depths(dom: DomTree, region: Region) -> list[int]:
     spans = [tree.subtree(record[0]) for record in region.records]
     return [sum(1 for m, span in enumerate(spans) if m != n and record[0] in span)
             for n, record in enumerate(region.records)]
+
+
+# --- a site's record template (MiBAT+MP, section 6.3) ----------------------------------------
+
+
+@dataclass
+class RecordTemplate:
+    """A forum's post record as learned from its thread pages: the top levels of the anchor
+    tree of the best main region seen (largest Heuristic 2 score, as the paper's MiBAT+MP
+    picks its page) and where the pivot is in it. Tags only; it extracts records from pages
+    the single-page method cannot read, such as a thread's lone first post."""
+
+    tree: Tree
+    pivot: int
+    score: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tags": list(self.tree.tags), "parents": list(self.tree.parents),
+                "pivot": self.pivot, "score": self.score}
+
+    @classmethod
+    def from_json(cls, data: Any) -> RecordTemplate:
+        if not isinstance(data, dict):
+            raise TreeError("a record template must be a JSON object")
+        tags, parents = data.get("tags"), data.get("parents")
+        pivot, score = data.get("pivot"), data.get("score")
+        if not isinstance(tags, list) or not isinstance(parents, list) \
+                or not isinstance(pivot, int) or not isinstance(score, int) \
+                or not 0 <= pivot < len(tags):
+            raise TreeError("a record template needs tags, parents, pivot and score")
+        return cls(from_arrays(tags, tags, parents), pivot, score)
+
+
+def record_template(dom: DomTree, region: Region) -> RecordTemplate:
+    """The record template of a main region: its first anchor tree, MAX_MATCH_DEPTH levels."""
+    tree = dom.tree
+    anchor, pivot = region.anchors[0], region.pivots[0][0]
+    limit = tree.depths[anchor] + MAX_MATCH_DEPTH
+    keep = [v for v in tree.subtree(anchor) if tree.depths[v] <= limit]
+    index = {v: n for n, v in enumerate(keep)}
+    tags = [tree.tags[v] for v in keep]
+    parents = [index.get(tree.parents[v], -1) if v != anchor else -1 for v in keep]
+    return RecordTemplate(from_arrays(tags, tags, parents), index[pivot], region.score)
+
+
+def template_records(dom: DomTree, template: RecordTemplate) -> Region | None:
+    """Records of the page that match a learned record template by PS at its pivot, the
+    outermost of any nested in one another; None when there are none."""
+    tree = dom.tree
+    matcher = TreeMatcher(template.tree, other=tree)
+    rel = template.tree.depths[template.pivot]
+    found: list[tuple[int, int]] = []
+    for c in range(len(tree)):
+        if not dom.cand[c] or tree.depths[c] < rel:
+            continue
+        a = c
+        for _ in range(rel):
+            a = tree.parents[a]
+        if any(a == f for f, _ in found) or tree.tags[a] != template.tree.tags[0]:
+            continue
+        if pivot_similarity(matcher, 0, a, template.pivot, c) > PS_THRESHOLD:
+            found.append((a, c))
+    if not found:
+        return None
+    return Region(tree.parents[found[0][0]], [[a] for a, _ in found], [a for a, _ in found],
+                  [(c,) for _, c in found], 0, list(range(len(found))))

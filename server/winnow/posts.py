@@ -37,6 +37,7 @@ from winnow.dates import DateMatch, parse_date, parse_datetime_attr
 from winnow.mibat import (
     DATE_ATTRS,
     DomTree,
+    RecordTemplate,
     Region,
     TreeMatcher,
     dom_tree,
@@ -44,6 +45,7 @@ from winnow.mibat import (
     mine_regions,
     nesting_depths,
     same_kind_records,
+    template_records,
 )
 from winnow.page import Page, wn_id
 from winnow.render import render_article, safe_url
@@ -157,6 +159,8 @@ class Thread:
     posts: list[Post]
     elements: list[HtmlElement]
     dom: DomTree
+    learned: bool = False
+    """True when the records come from a site's learned record template."""
 
     def comment_hint(self) -> bool:
         """True when a record or an ancestor of the region is named for comments."""
@@ -172,19 +176,27 @@ class Thread:
         return False
 
 
-def find_thread(page: Page, context: PageContext) -> Thread | None:
+def find_thread(page: Page, context: PageContext,
+                records: RecordTemplate | None = None) -> Thread | None:
     """MiBAT's main region of the page with the records of its kind elsewhere, read as
-    posts; None when the page has no record list."""
+    posts; without a region, the records a site's learned record template finds (a lone
+    first post); None when there are none."""
     dom = dom_tree(page.body)
     matcher = TreeMatcher(dom.tree)
     main = main_region(dom, mine_regions(dom, matcher))
-    if main is None:
+    learned = False
+    if main is not None:
+        region: Region | None = same_kind_records(matcher, dom, main)
+    elif records is not None:
+        region, learned = template_records(dom, records), True
+    else:
+        region = None
+    if region is None:
         return None
-    region = same_kind_records(matcher, dom, main)
     posts = region_posts(dom, region, context, nesting_depths(dom, region))
     elements = [el for record in region.records for v in record
                 for el in dom.elements[v].iter()]
-    return Thread(region, posts, elements, dom)
+    return Thread(region, posts, elements, dom, learned)
 
 
 def region_posts(dom: DomTree, region: Region, context: PageContext,

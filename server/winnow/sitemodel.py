@@ -30,6 +30,7 @@ from winnow.chunks import Chunk, ChunkTable, label_chunks
 from winnow.clustering import Clusterer
 from winnow.layout import Layout, LayoutPattern, outgoing_anchors, segment_with_chunks
 from winnow.layout import apply as apply_layout
+from winnow.mibat import RecordTemplate, dom_tree, main_region, mine_regions, record_template
 from winnow.page import Page, stamp_ids
 from winnow.tree import Tree, build_tree
 
@@ -59,27 +60,41 @@ class ClusterModel:
     chunks: ChunkTable = field(default_factory=ChunkTable)
     pattern: patterns.Pattern | None = None
     pattern_pages: int = 0
+    records: RecordTemplate | None = None
+    """The post record template of the cluster's thread pages (MiBAT+MP), if any."""
 
     def learn(self, seen: Observation, anchors: dict[str, list[str]], key: str) -> None:
         self.layout.add(seen.layout, anchors)
         self.chunks.add(seen.chunks, sample_key=key)
+        self._learn_records(seen.page)
         if self.pattern_pages < MAX_PATTERN_PAGES:
             self.pattern = (patterns.pattern_of(seen.tree) if self.pattern is None
                             else patterns.compose(self.pattern, seen.tree))
             self.pattern_pages += 1
 
+    def _learn_records(self, page: Page) -> None:
+        """Keep the record template of the best main region seen: the largest Heuristic 2
+        score, as MiBAT+MP picks the page it generates its template from."""
+        dom = dom_tree(page.body)
+        main = main_region(dom, mine_regions(dom))
+        if main is not None and (self.records is None or main.score > self.records.score):
+            self.records = record_template(dom, main)
+
     def to_json(self) -> dict[str, Any]:
         return {"layout": self.layout.to_json(), "chunks": self.chunks.to_json(),
                 "pattern": self.pattern.to_json() if self.pattern else None,
-                "pattern_pages": self.pattern_pages}
+                "pattern_pages": self.pattern_pages,
+                "records": self.records.to_json() if self.records else None}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ClusterModel:
         pattern = data.get("pattern")
+        records = data.get("records")
         return cls(layout=LayoutPattern.from_json(data["layout"]),
                    chunks=ChunkTable.from_json(data["chunks"]),
                    pattern=patterns.Pattern.from_json(pattern) if pattern else None,
-                   pattern_pages=int(data.get("pattern_pages", 0)))
+                   pattern_pages=int(data.get("pattern_pages", 0)),
+                   records=RecordTemplate.from_json(records) if records else None)
 
 
 @dataclass
@@ -101,6 +116,8 @@ class Template:
     pages_learned: int
     noise: list[HtmlElement]
     sources: dict[str, int]
+    records: RecordTemplate | None = None
+    """The cluster's post record template, for pages MiBAT alone cannot read."""
 
 
 @dataclass
@@ -163,7 +180,8 @@ class SiteModel:
         return Template(
             cluster=cluster, pages_learned=learned,
             noise=[by_id[i] for i in sorted(noise_ids) if i in by_id],
-            sources={"layout": len(static), "chunks": len(chunk_ids)})
+            sources={"layout": len(static), "chunks": len(chunk_ids)},
+            records=model.records)
 
     def passages(self, page: Page | Observation) -> patterns.Extraction | None:
         """The text passages the page's cluster ne-pattern extracts (RTDM section 4.3-4.4),
