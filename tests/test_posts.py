@@ -126,3 +126,19 @@ def test_a_learned_record_template_reads_a_single_post_page() -> None:
     assert [p.author for p in learned.posts] == ["ann"]
     assert learned.posts[0].text.startswith("My pond pump died.")
     assert SiteModel.from_json(model.to_json()).to_json() == model.to_json()
+
+
+def test_threads_and_comments_match_the_schema() -> None:
+    import json
+    from pathlib import Path
+
+    import jsonschema
+
+    schema = json.loads((Path(__file__).resolve().parents[1] / "shared" /
+                         "extraction.schema.json").read_text("utf-8"))
+    stamped = forum(POSTS).replace("<div", "<div data-wn='1'")
+    result = winnow.extract(stamped, "https://forum.example/t/1", now=NOW)
+    assert result.kind == "thread" and result.method == "mibat"
+    data = json.loads(json.dumps(result.to_dict()))
+    jsonschema.validate(data, schema)
+    assert all(post["ids"] for post in data["posts"])
