@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from lxml import etree
+import lxml.html
 from lxml.html import HtmlElement
 
 from winnow.article import is_comments
@@ -262,7 +262,9 @@ def _post(reading: _Reading, context: PageContext) -> Post:
     dom = view.dom
     pivot = pick_pivot(dom, reading.pivots)
     date, published = read_date(dom, pivot, context)
-    rendered = render_article(_body_element(view, body), context.base_url)
+    element = _body_element(view, body)
+    _drop_title_line(element, context.title)
+    rendered = render_article(element, context.base_url)
     author, author_url = _author_fields(view, reading.author, context.base_url)
     ids = [i for i in (wn_id(dom.elements[v]) for v in record) if i is not None] \
         if context.with_ids else []
@@ -492,7 +494,12 @@ def _is_title(dom: _View, v: int, title: str | None) -> bool:
     """True when v's text is the thread title, possibly behind a short reply prefix."""
     if not title or not 0 < dom.text_len[v] <= len(title) + TITLE_PREFIX_CHARS:
         return False
-    text = _key(dom.elements[v].text_content())
+    return _is_title_text(dom.elements[v].text_content(), title)
+
+
+def _is_title_text(raw: str, title: str) -> bool:
+    """True when `raw` is `title` again, possibly behind a short reply prefix."""
+    text = _key(raw)
     want = _key(title)
     if len(text) < MIN_TITLE_CHARS:
         return False
@@ -540,14 +547,44 @@ def _body_element(view: _View, body: Body) -> HtmlElement:
         clone = _copy(view, body.node)
         clone.tail = None
         return clone
-    wrapper = etree.Element("div")
+    wrapper = lxml.html.Element("div")
     if body.text_after is not None:
         wrapper.text = view.elements[body.text_after].tail
     for v in body.keep:
         wrapper.append(_copy(view, v))
     if len(wrapper):
         wrapper[-1].tail = None
-    return wrapper  # type: ignore[return-value]
+    return wrapper
+
+
+def _drop_title_line(root: HtmlElement, title: str | None) -> None:
+    """Remove the body copy's first line when it is a title line (a heading, or the thread
+    title again) and more text follows it."""
+    if (root.text or "").strip():
+        return
+    first = next((el for el in root.iter() if isinstance(el.tag, str) and el is not root
+                  and (el.text or "").strip()), None)
+    if first is None:
+        return
+    line = first
+    parent = line.getparent()
+    while parent is not None and parent is not root and not (parent.text or "").strip() \
+            and len(parent) == 1 and not (line.tail or "").strip():
+        line, parent = parent, parent.getparent()
+    text = " ".join("".join(line.itertext()).split())
+    heading = (line.tag in HEADING_TAGS or first.tag in HEADING_TAGS) \
+        and not text.endswith(":")  # "AgentF posted:" heads a quote, it is no title
+    repeats = bool(title) and _is_title_text(text, title or "")
+    rest = len(" ".join("".join(root.itertext()).split())) - len(text)
+    if (heading or repeats) and rest > 0 and parent is not None:
+        tail = line.tail
+        previous = line.getprevious()
+        parent.remove(line)
+        if tail:
+            if previous is not None:
+                previous.tail = (previous.tail or "") + tail
+            else:
+                parent.text = (parent.text or "") + tail
 
 
 def _copy(view: _View, v: int) -> HtmlElement:
