@@ -82,6 +82,15 @@ MAX_DATE_LINE_CHARS = 80
 <b>Apr 24</b>")."""
 
 MAX_AUTHOR_CHARS = 60
+
+MAX_NAME_WORDS = 4
+"""Words a name before the date in its line may have."""
+
+_LINE_LABEL_RE = re.compile(
+    r"(?<![^\W\d_])(?:posted|written|submitted|by|von|par|por|da|door|от|on|am|le|el|il|"
+    r"op|at|um|à|said|says|wrote|sagt|schrieb|écrit|escribió|scrive)(?![^\W\d_])|[|—–·•:,@-]",
+    re.I)
+"""Labels and separators around a name in a date line ("Posted by X on", "X —")."""
 """A name is short; longer link text is a title or a sentence."""
 
 _NAME_CHAR_RE = re.compile(r"[^\W_]")
@@ -164,8 +173,7 @@ class Thread:
 
     def comment_hint(self) -> bool:
         """True when a record or an ancestor of the region is named for comments."""
-        first = self.dom.elements[self.region.records[0][0]]
-        return any(is_comments(el) for el in (first, *first.iterancestors()))
+        return in_comments(self.dom, self.region)
 
     def starts_after(self, el: HtmlElement) -> bool:
         """True when `el` (an element of the page) starts before the first record."""
@@ -174,6 +182,12 @@ class Thread:
             if self.dom.elements[v] is el:
                 return True
         return False
+
+
+def in_comments(dom: DomTree, region: Region) -> bool:
+    """True when the region's first record or one of its ancestors is named for comments."""
+    first = dom.elements[region.records[0][0]]
+    return any(is_comments(el) for el in (first, *first.iterancestors()))
 
 
 def find_thread(page: Page, context: PageContext,
@@ -193,28 +207,31 @@ def find_thread(page: Page, context: PageContext,
         region = None
     if region is None:
         return None
-    posts = region_posts(dom, region, context, nesting_depths(dom, region))
+    posts = region_posts(dom, region, context, nesting_depths(dom, region),
+                         line_authors=in_comments(dom, region))
     elements = [el for record in region.records for v in record
                 for el in dom.elements[v].iter()]
     return Thread(region, posts, elements, dom, learned)
 
 
 def region_posts(dom: DomTree, region: Region, context: PageContext,
-                 depths: Sequence[int] | None = None) -> list[Post]:
+                 depths: Sequence[int] | None = None, line_authors: bool = False) -> list[Post]:
     """A `Post` per record of `region`, in page order. A record nested in another (a reply
     inside its parent comment) is left out of the outer record's body. Where a record's body
     lies is decided per record, then the place most records agree on is applied to the
-    others (a one-word post must not pull its body into the header)."""
+    others (a one-word post must not pull its body into the header). With `line_authors`
+    (comments), a name in the date's line is the author when nothing names one."""
     roots = [record[0] for record in region.records]
     readings = []
     for record, pivots in zip(region.records, region.pivots, strict=True):
         spans = [dom.tree.subtree(v) for v in record]
         nested = frozenset(r for r in roots if r not in record and any(r in s for s in spans))
-        readings.append(_read_record(_View(dom, nested), record, pivots, context))
+        readings.append(_read_record(_View(dom, nested), record, pivots, context,
+                                     line_authors))
     _agree_on_body(readings, context.title)
     posts = []
     for n, reading in enumerate(readings):
-        post = _post(reading, context)
+        post = _post(reading, context, line_authors)
         if depths is not None:
             post.depth = depths[n]
         posts.append(post)
@@ -242,8 +259,10 @@ class _Reading:
 
 
 def _read_record(view: _View, record: Sequence[int], pivots: Sequence[int],
-                 context: PageContext) -> _Reading:
+                 context: PageContext, line_authors: bool = False) -> _Reading:
     author_v = find_author(view, record)
+    if author_v is None and line_authors:
+        author_v = _line_link_author(view, pick_pivot(view.dom, pivots))
     landmarks = [*pivots, *(() if author_v is None else (author_v,)),
                  *_title_lines(view, record, context.title)]
     body = _trim_title(view, locate_body(view, record, landmarks, context.title),
@@ -257,7 +276,7 @@ def record_post(dom: DomTree, record: Sequence[int], pivots: Sequence[int],
     return _post(_read_record(_View(dom, nested), record, pivots, context), context)
 
 
-def _post(reading: _Reading, context: PageContext) -> Post:
+def _post(reading: _Reading, context: PageContext, line_authors: bool = False) -> Post:
     view, record, body = reading.view, reading.record, reading.body
     dom = view.dom
     pivot = pick_pivot(dom, reading.pivots)
@@ -266,6 +285,8 @@ def _post(reading: _Reading, context: PageContext) -> Post:
     _drop_title_line(element, context.title)
     rendered = render_article(element, context.base_url)
     author, author_url = _author_fields(view, reading.author, context.base_url)
+    if author is None and line_authors:
+        author = _line_author(dom, pivot)
     ids = [i for i in (wn_id(dom.elements[v]) for v in record) if i is not None] \
         if context.with_ids else []
     inside = _ranges(dom, body.nodes())
@@ -663,6 +684,43 @@ def _author_text(dom: _View, v: int) -> str:
         words = text.split()
         text = " ".join(words[:-1]) if len(words) > 1 else ""
     return text
+
+
+def _date_line(dom: DomTree | _View, pivot: int) -> int:
+    """The line the date sits in: the pivot, or its parent when that is short."""
+    parent = dom.tree.parents[pivot]
+    if parent >= 0 and dom.text_len[parent] <= MAX_DATE_LINE_CHARS \
+            and dom.text_len[parent] > dom.text_len[pivot]:
+        return parent
+    return pivot
+
+
+def _line_link_author(dom: _View, pivot: int) -> int | None:
+    """A link naming someone in the date's line ("by <a>Damien</a> on January 31, 2011"),
+    for records whose author is neither hinted nor a profile link."""
+    line = _date_line(dom, pivot)
+    for v in dom.tree.subtree(line):
+        el = dom.elements[v]
+        if el.tag != "a" or not 0 < dom.text_len[v] <= MAX_AUTHOR_CHARS:
+            continue
+        text = " ".join(el.text_content().split())
+        if _NAME_CHAR_RE.search(text) and not NOT_AUTHOR_RE.match(text) \
+                and parse_date(text) is None:
+            return v
+    return None
+
+
+def _line_author(dom: DomTree, pivot: int) -> str | None:
+    """The name before the date in its line, without labels ("Graham — July 11th, 2012",
+    "by Damien on ..."), when it is a few words."""
+    line = " ".join(dom.elements[_date_line(dom, pivot)].text_content().split())
+    match = parse_date(line)
+    if match is None:
+        return None
+    words = _LINE_LABEL_RE.sub(" ", line[:match.start]).split()
+    if 0 < len(words) <= MAX_NAME_WORDS and _NAME_CHAR_RE.search(" ".join(words)):
+        return " ".join(words)
+    return None
 
 
 def _author_fields(dom: _View, v: int | None,
