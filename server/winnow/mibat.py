@@ -438,10 +438,15 @@ def is_date_list(dom: DomTree, region: Region) -> bool:
                for record in region.records)
 
 
+def ranked_regions(dom: DomTree, regions: Sequence[Region]) -> list[Region]:
+    """Section 5.4: the regions without bare date lists, largest score first."""
+    return sorted((r for r in regions if not is_date_list(dom, r)), key=lambda r: -r.score)
+
+
 def main_region(dom: DomTree, regions: Sequence[Region]) -> Region | None:
     """Section 5.4: drop bare date lists, then take the region of the largest score."""
-    kept = [r for r in regions if not is_date_list(dom, r)]
-    return max(kept, key=lambda r: r.score, default=None)
+    ranked = ranked_regions(dom, regions)
+    return ranked[0] if ranked else None
 
 
 # --- records of the main region's kind elsewhere (not in the paper) --------------------------

@@ -41,15 +41,16 @@ from winnow.mibat import (
     Region,
     TreeMatcher,
     dom_tree,
-    main_region,
     mine_regions,
     nesting_depths,
+    ranked_regions,
     same_kind_records,
     template_records,
 )
 from winnow.page import Page, wn_id
 from winnow.render import render_article, safe_url
 from winnow.result import Post
+from winnow.router import are_posts
 
 AUTHOR_HINT_RE = re.compile(
     r"author|user|poster|member|nick|owner|profile|byline|commenter|(?:^|[\s_-])(?:name|fn)\b",
@@ -120,6 +121,9 @@ BAR_HINT_RE = re.compile(
 
 MAX_BAR_CHARS = 40
 """Text of a control bar ahead of a post's body at most ("Report", "Quote · Reply")."""
+
+MAX_REGION_TRIES = 3
+"""Regions read as posts, best score first, before the page is said to have no posts."""
 
 MIN_AGREEING = 2
 """Records that must share where their body lies before the others follow them."""
@@ -194,19 +198,30 @@ def find_thread(page: Page, context: PageContext,
                 records: RecordTemplate | None = None) -> Thread | None:
     """MiBAT's main region of the page with the records of its kind elsewhere, read as
     posts; without a region, the records a site's learned record template finds (a lone
-    first post); None when there are none."""
+    first post); None when there are none.
+
+    The main region is the best-scored region (MiBAT's Heuristic 2) whose records read as
+    posts (signed, with text): the paper names main region selection as an error source
+    that more domain features would fix, and an archive list or a sidebar of dated
+    teasers can outscore a page's comments. At most MAX_REGION_TRIES regions are read."""
     dom = dom_tree(page.body)
     matcher = TreeMatcher(dom.tree)
-    main = main_region(dom, mine_regions(dom, matcher))
-    learned = False
-    if main is not None:
-        region: Region | None = same_kind_records(matcher, dom, main)
-    elif records is not None:
-        region, learned = template_records(dom, records), True
-    else:
-        region = None
-    if region is None:
-        return None
+    ranked = ranked_regions(dom, mine_regions(dom, matcher))
+    if not ranked:
+        region = template_records(dom, records) if records is not None else None
+        return None if region is None else _thread(dom, region, context, learned=True)
+    first: Thread | None = None
+    for main in ranked[:MAX_REGION_TRIES]:
+        thread = _thread(dom, same_kind_records(matcher, dom, main), context)
+        if are_posts([len(post.text) for post in thread.posts],
+                     sum(1 for post in thread.posts if post.author)):
+            return thread
+        first = first or thread
+    return first
+
+
+def _thread(dom: DomTree, region: Region, context: PageContext,
+            learned: bool = False) -> Thread:
     posts = region_posts(dom, region, context, nesting_depths(dom, region),
                          line_authors=in_comments(dom, region))
     elements = [el for record in region.records for v in record

@@ -92,6 +92,13 @@ MIN_AUTHORED_SHARE = 0.5
 signed, lists of dated teasers and archive entries are not."""
 
 
+def are_posts(post_chars: Sequence[int], authored: int) -> bool:
+    """Whether records with these text lengths, `authored` of them signed, are posts."""
+    n = len(post_chars)
+    return bool(n) and sum(post_chars) >= MIN_POST_CHARS * n \
+        and authored >= MIN_AUTHORED_SHARE * n
+
+
 def thread_role(post_chars: Sequence[int], authored: int, article_chars: int,
                 article_before: bool, comment_hint: bool, learned: bool = False) -> ThreadRole:
     """What the page's record region is: "thread", "comments" or "none".
@@ -103,7 +110,7 @@ def thread_role(post_chars: Sequence[int], authored: int, article_chars: int,
     (`learned`), one record is enough for a thread.
     """
     n = len(post_chars)
-    if not n or sum(post_chars) < MIN_POST_CHARS * n or authored < MIN_AUTHORED_SHARE * n:
+    if not are_posts(post_chars, authored):
         return "none"
     total = sum(post_chars)
     if article_chars >= MIN_CONTENT_CHARS and article_before and comment_hint:
