@@ -97,6 +97,11 @@ class DomTree:
     cands_below: list[int]
     text_len: list[int]
     hidden: list[bool]
+    collapsed: list[bool]
+    """Candidate pivots inside hidden subtrees (collapsed reply branches); only records nested
+    in the thread's visible records may use them."""
+    all_len: list[int]
+    """Text length of v's subtree, hidden parts included."""
 
     @property
     def elements(self) -> Sequence[HtmlElement]:
@@ -119,6 +124,7 @@ def dom_tree(root: HtmlElement) -> DomTree:
         if not hidden[v]:
             text_len[tree.parents[v]] += text_len[v] + len(tree.tails[v])
     cand = [False] * n
+    collapsed = [False] * n
     below = [0] * n
     for v in range(n - 1, -1, -1):
         kids_below = sum(below[c] for c in tree.children[v])
@@ -126,7 +132,19 @@ def dom_tree(root: HtmlElement) -> DomTree:
             cand[v] = True
             kids_below = 1
         below[v] = kids_below
-    return DomTree(tree, cand, below, text_len, hidden)
+    all_len = [len(tree.texts[v]) for v in range(n)]
+    for v in range(n - 1, 0, -1):
+        all_len[tree.parents[v]] += all_len[v] + len(tree.tails[v])
+    hidden_below = [0] * n
+    for v in range(n - 1, -1, -1):
+        if not hidden[v]:
+            continue
+        kids_below = sum(hidden_below[c] for c in tree.children[v])
+        if kids_below == 0 and _is_pivot_node(elements[v], all_len[v]):
+            collapsed[v] = True
+            kids_below = 1
+        hidden_below[v] = kids_below
+    return DomTree(tree, cand, below, text_len, hidden, collapsed, all_len)
 
 
 def _is_pivot_node(el: HtmlElement, length: int) -> bool:
@@ -464,7 +482,7 @@ def same_kind_records(matcher: TreeMatcher, dom: DomTree, main: Region) -> Regio
     start = main.records[0][0]
     found: list[tuple[int, int]] = []
     for c in range(len(tree)):
-        if not dom.cand[c]:
+        if not dom.cand[c] and not (dom.collapsed[c] and any(c in r for r in taken)):
             continue
         for pivot in main.pivots[0]:  # every real pivot: a question may lack one of them
             rel = tree.depths[pivot] - tree.depths[anchor]

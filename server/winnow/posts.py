@@ -47,7 +47,7 @@ from winnow.mibat import (
     same_kind_records,
     template_records,
 )
-from winnow.page import Page, wn_id
+from winnow.page import Page, is_hidden, wn_id
 from winnow.render import render_article, safe_url
 from winnow.result import Post
 from winnow.router import are_posts
@@ -241,7 +241,7 @@ def region_posts(dom: DomTree, region: Region, context: PageContext,
     for record, pivots in zip(region.records, region.pivots, strict=True):
         spans = [dom.tree.subtree(v) for v in record]
         nested = frozenset(r for r in roots if r not in record and any(r in s for s in spans))
-        readings.append(_read_record(_View(dom, nested), record, pivots, context,
+        readings.append(_read_record(_View(dom, nested, record), record, pivots, context,
                                      line_authors))
     _agree_on_body(readings, context.title)
     posts = []
@@ -288,7 +288,7 @@ def _read_record(view: _View, record: Sequence[int], pivots: Sequence[int],
 def record_post(dom: DomTree, record: Sequence[int], pivots: Sequence[int],
                 context: PageContext, nested: frozenset[int] = frozenset()) -> Post:
     """Read one record as a post; `nested` are records inside it, not part of it."""
-    return _post(_read_record(_View(dom, nested), record, pivots, context), context)
+    return _post(_read_record(_View(dom, nested, record), record, pivots, context), context)
 
 
 def _post(reading: _Reading, context: PageContext, line_authors: bool = False) -> Post:
@@ -383,12 +383,18 @@ def _agree_on_body(readings: list[_Reading], title: str | None) -> None:
 
 class _View:
     """The page's tree as one record sees it: records nested inside it count for nothing
-    (they are hidden, and their text is not part of their ancestors' text)."""
+    (they are hidden, and their text is not part of their ancestors' text), and a record in
+    a collapsed branch (hidden by an ancestor outside it) is read as if shown."""
 
-    def __init__(self, dom: DomTree, nested: frozenset[int]) -> None:
+    def __init__(self, dom: DomTree, nested: frozenset[int],
+                 record: Sequence[int] = ()) -> None:
         self.dom = dom
         self.tree = dom.tree
         self.elements = dom.elements
+        self.local_hidden: dict[int, bool] = {}
+        self.local_len: dict[int, int] = {}
+        if record and dom.hidden[record[0]]:
+            self._unfold(record)
         outer = sorted(nested)
         kept: list[int] = []
         for r in outer:
@@ -401,11 +407,35 @@ class _View:
         for r in kept:
             a = dom.tree.parents[r]
             while a >= 0:
-                adjust[a] = adjust.get(a, 0) - dom.text_len[r]
+                adjust[a] = adjust.get(a, 0) - self.base_len(r)
                 a = dom.tree.parents[a]
         self.adjust = adjust
         self.hidden = _Masked(self)
         self.text_len = _NestedLength(self)
+
+    def _unfold(self, record: Sequence[int]) -> None:
+        """Visibility and text lengths inside a collapsed record, as if it were shown."""
+        tree = self.tree
+        for root in record:
+            span = tree.subtree(root)
+            for v in span:
+                parent = tree.parents[v]
+                self.local_hidden[v] = v != root and (
+                    is_hidden(self.elements[v]) or self.local_hidden.get(parent, False))
+            for v in reversed(span):
+                length = 0 if self.local_hidden[v] else len(tree.texts[v])
+                if not self.local_hidden[v]:
+                    length += sum(self.local_len[c] + len(tree.tails[c])
+                                  for c in tree.children[v] if not self.local_hidden[c])
+                self.local_len[v] = length
+
+    def base_hidden(self, v: int) -> bool:
+        local = self.local_hidden.get(v)
+        return self.dom.hidden[v] if local is None else local
+
+    def base_len(self, v: int) -> int:
+        local = self.local_len.get(v)
+        return self.dom.text_len[v] if local is None else local
 
     def in_nested(self, v: int) -> bool:
         i = bisect_right(self.starts, v) - 1
@@ -417,7 +447,7 @@ class _Masked:
         self.view = view
 
     def __getitem__(self, v: int) -> bool:
-        return self.view.dom.hidden[v] or (bool(self.view.starts) and self.view.in_nested(v))
+        return self.view.base_hidden(v) or (bool(self.view.starts) and self.view.in_nested(v))
 
 
 class _NestedLength:
@@ -426,11 +456,9 @@ class _NestedLength:
 
     def __getitem__(self, v: int) -> int:
         view = self.view
-        if not view.starts:
-            return view.dom.text_len[v]
-        if view.in_nested(v):
+        if view.starts and view.in_nested(v):
             return 0
-        return view.dom.text_len[v] + view.adjust.get(v, 0)
+        return view.base_len(v) + view.adjust.get(v, 0)
 
 
 # --- body -----------------------------------------------------------------------------------
