@@ -98,8 +98,8 @@ class DomTree:
     text_len: list[int]
     hidden: list[bool]
     collapsed: list[bool]
-    """Candidate pivots inside hidden subtrees (collapsed reply branches); only records nested
-    in the thread's visible records may use them."""
+    """Candidate pivots inside hidden subtrees (collapsed reply branches): records of the main
+    region's kind may be anchored on them, never a region of their own."""
     all_len: list[int]
     """Text length of v's subtree, hidden parts included."""
 
@@ -482,7 +482,7 @@ def same_kind_records(matcher: TreeMatcher, dom: DomTree, main: Region) -> Regio
     start = main.records[0][0]
     found: list[tuple[int, int]] = []
     for c in range(len(tree)):
-        if not dom.cand[c] and not (dom.collapsed[c] and any(c in r for r in taken)):
+        if not dom.cand[c] and not dom.collapsed[c]:
             continue
         for pivot in main.pivots[0]:  # every real pivot: a question may lack one of them
             rel = tree.depths[pivot] - tree.depths[anchor]
