@@ -33,6 +33,7 @@ The module is pure: it reads an lxml tree and returns records as lists of elemen
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,6 +71,11 @@ differs is still compared one level down: with fewer, too little structure is le
 FIRST_POST_SIZE = 0.5
 """A first post compared one level down has at least this share of the nodes of the list's
 first record (a post's template is about as big as the others')."""
+
+ASIDE_TAGS = frozenset({"aside", "nav", "footer"})
+ASIDE_ROLES = frozenset({"complementary", "navigation", "contentinfo"})
+ASIDE_RE = re.compile(r"sidebar|widget|(?:^|[\s_-])rail(?:$|[\s_-])", re.I)
+"""Page furniture beside a thread: records of its kind there (a "best comment" box) quote it."""
 
 DATE_ATTRS = ("datetime", "title", "data-time", "data-timestamp", "data-date")
 """Attributes whose value may hold a machine-readable post date (a candidate pivot)."""
@@ -493,6 +499,8 @@ def same_kind_records(matcher: TreeMatcher, dom: DomTree, main: Region) -> Regio
                 a = tree.parents[a]
             if any(r.start in tree.subtree(a) for r in taken) or any(a == f for f, _ in found):
                 continue  # a record already, or around one; inside one is a nested reply
+            if not any(a in r for r in taken) and _aside(dom, a) and not _aside(dom, start):
+                continue  # a "top comment" widget in a sidebar quotes the thread
             if _same_kind(matcher, anchor, a, pivot, c, before=a < start):
                 found.append((a, c))
                 break
@@ -508,6 +516,16 @@ def same_kind_records(matcher: TreeMatcher, dom: DomTree, main: Region) -> Regio
              (item[1], item[2][0]) in found]
     return Region(main.parent, [r for r, _, _ in records], [a for _, a, _ in records],
                   [p for _, _, p in records], main.score, extra)
+
+
+def _aside(dom: DomTree, v: int) -> bool:
+    """True when v sits in a sidebar, a widget or page furniture (aside, nav, footer)."""
+    for el in (dom.elements[v], *dom.elements[v].iterancestors()):
+        if el.tag in ASIDE_TAGS or (el.get("role") or "").lower() in ASIDE_ROLES:
+            return True
+        if ASIDE_RE.search(f"{el.get('class') or ''} {el.get('id') or ''}"):
+            return True
+    return False
 
 
 def _same_kind(matcher: TreeMatcher, anchor: int, a: int, pivot: int, c: int,
