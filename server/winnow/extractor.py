@@ -56,7 +56,7 @@ def extract_page(page: Page, template: Template | None = None,
     clock.lap("mibat")
     found = extract_article(page, PageHints(meta.heading, noise + (thread.elements
                                                                    if thread else [])))
-    role = _thread_role(thread, found, url, meta.title)
+    role = _thread_role(thread, found, url, meta)
     if thread is not None and role == "none":
         found = extract_article(page, PageHints(meta.heading, noise))
     if found is not None:
@@ -93,18 +93,19 @@ def extract_page(page: Page, template: Template | None = None,
 
 
 def _thread_role(thread: Thread | None, found: ArticleContent | None, url: str | None,
-                 title: str | None) -> str:
+                 meta: Metadata) -> str:
     """Place the record region: thread, comments or none (see `router.thread_role`)."""
     if thread is None:
         return "none"
     article_chars = 0
     before = False
     if found is not None:
-        article_chars = weighted_length(render_article(found.content, url, title).text)
+        article_chars = weighted_length(render_article(found.content, url, meta.title).text)
         before = thread.starts_after(found.source)
     authored = sum(1 for post in thread.posts if post.author)
+    headed = meta.heading is not None and thread.holds(meta.heading)
     return thread_role([len(post.text) for post in thread.posts], authored, article_chars,
-                       before, thread.comment_hint(), thread.learned)
+                       before, thread.comment_hint(), thread.learned, headed)
 
 
 def _article(meta: Metadata, rendered: Rendered) -> Article:

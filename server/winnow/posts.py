@@ -84,6 +84,10 @@ MAX_DATE_LINE_CHARS = 80
 
 MAX_AUTHOR_CHARS = 60
 
+BYLINE_RE = re.compile(r"(?:by|von|par|por|door|di|от)\s", re.I)
+"""A name behind a byline label is a journalist's byline: records signed so are stories
+(teasers, article blocks), not posts, whose authors are shown bare."""
+
 MAX_NAME_WORDS = 4
 """Words a name before the date in its line may have."""
 
@@ -178,6 +182,10 @@ class Thread:
     def comment_hint(self) -> bool:
         """True when a record or an ancestor of the region is named for comments."""
         return in_comments(self.dom, self.region)
+
+    def holds(self, el: HtmlElement) -> bool:
+        """True when `el` is inside one of the records."""
+        return any(el is e for e in self.elements)
 
     def starts_after(self, el: HtmlElement) -> bool:
         """True when `el` (an element of the page) starts before the first record."""
@@ -699,7 +707,7 @@ def _author_score(dom: _View, v: int) -> int:
     if el.tag != "a" and not (hinted and (dom.tree.texts[v] or _wraps_name(el))):
         return 0
     text = _author_text(dom, v)
-    if not _NAME_CHAR_RE.search(text) or NOT_AUTHOR_RE.match(text) \
+    if not _NAME_CHAR_RE.search(text) or NOT_AUTHOR_RE.match(text) or BYLINE_RE.match(text) \
             or parse_date(text) is not None \
             or _in_quote(el):
         return 0

@@ -88,26 +88,29 @@ archive lists, icon rows)."""
 
 
 MIN_AUTHORED_SHARE = 0.5
-"""Share of the records that must name an author to be posts: forum posts and comments are
-signed, lists of dated teasers and archive entries are not."""
+"""Share of the records that must name an author to be posts (more than half): forum posts
+and comments are signed, lists of dated teasers and archive entries are not."""
 
 
 def are_posts(post_chars: Sequence[int], authored: int) -> bool:
     """Whether records with these text lengths, `authored` of them signed, are posts."""
     n = len(post_chars)
     return bool(n) and sum(post_chars) >= MIN_POST_CHARS * n \
-        and authored >= MIN_AUTHORED_SHARE * n
+        and authored > MIN_AUTHORED_SHARE * n
 
 
 def thread_role(post_chars: Sequence[int], authored: int, article_chars: int,
-                article_before: bool, comment_hint: bool, learned: bool = False) -> ThreadRole:
+                article_before: bool, comment_hint: bool, learned: bool = False,
+                headed: bool = False) -> ThreadRole:
     """What the page's record region is: "thread", "comments" or "none".
 
     `post_chars` are the text lengths of the records' bodies and `authored` how many name an
     author; `article_chars` is the weighted length of the article body found outside the
     records and `article_before` whether that body precedes them; `comment_hint` says the
     region sits in a container named for comments. With a learned record template
-    (`learned`), one record is enough for a thread.
+    (`learned`), one record is enough for a thread. Two records one of which holds the
+    page's title heading (`headed`) are an article and a box beside it, not a thread: a
+    thread's title heads its posts.
     """
     n = len(post_chars)
     if not are_posts(post_chars, authored):
@@ -115,6 +118,8 @@ def thread_role(post_chars: Sequence[int], authored: int, article_chars: int,
     total = sum(post_chars)
     if article_chars >= MIN_CONTENT_CHARS and article_before and comment_hint:
         return "comments"
+    if headed and n <= MIN_THREAD_POSTS:
+        return "none"
     if (n >= MIN_THREAD_POSTS or learned) and total >= THREAD_SHARE * (total + article_chars):
         return "thread"
     return "none"
