@@ -334,9 +334,13 @@ class Browser:
         assert matches, f"no tab for {page.url}"
         return int(matches[-1])
 
+    def popup_page(self) -> Any:
+        """A blank page for an extension page (opened without touching the worker)."""
+        return self.context.new_page()
+
     def popup(self, page: Any) -> Any:
         """The toolbar popup as a page, acting on the tab of `page`."""
-        popup = self.context.new_page()
+        popup = self.popup_page()
         popup.goto(self.ext_url(f"popup/popup.html?tab={self.tab_id(page)}"))
         popup.wait_for_selector("#status-text")
         return popup
@@ -363,8 +367,9 @@ class Browser:
 
 
 def find_worker(context: Any) -> Any:
+    """The extension's service worker (the newest, after a restart), waiting for it to start."""
     workers = [w for w in context.service_workers if w.url.startswith("chrome-extension://")]
-    return workers[0] if workers else context.wait_for_event("serviceworker", timeout=10_000)
+    return workers[-1] if workers else context.wait_for_event("serviceworker", timeout=10_000)
 
 
 @pytest.fixture(scope="session")

@@ -89,3 +89,35 @@ def test_protocol_messages_follow_the_schema(browser: Browser) -> None:
         server.validate(message)
     options.close()
     page.close()
+
+
+def test_a_stopped_worker_starts_again_from_storage(browser: Browser) -> None:
+    """MV3 stops idle workers. A new worker reconnects on the first event (here the popup)
+    and finds each tab's result in storage.session instead of reading the page again."""
+    page = browser.open(browser.pages.url("/showcase"))
+    browser.open_reader(page).close()
+    tab = browser.tab_id(page)
+    browser.worker.evaluate("globalThis.oldWorker = true")
+    cdp = browser.context.new_cdp_session(page)
+
+    def worker_targets() -> list[str]:
+        return [t["targetId"] for t in cdp.send("Target.getTargets")["targetInfos"]
+                if t["type"] == "service_worker" and t["url"] == browser.worker.url]
+
+    [target] = worker_targets()
+    cdp.send("Target.closeTarget", {"targetId": target})
+    wait_for(lambda: not worker_targets(), what="the worker stopped")
+    cdp.detach()
+
+    popup = browser.popup_page()
+    popup.goto(browser.ext_url(f"popup/popup.html?tab={tab}"))   # an event wakes the worker
+    assert browser.worker.evaluate("typeof globalThis.oldWorker") == "undefined"
+    wait_for(lambda: popup.inner_text("#status-text").startswith("Connected"), what="reconnected")
+
+    reader = browser.open_reader(page)
+    assert reader.get_attribute("html", "data-state") == "article"
+    log = popup.evaluate("chrome.runtime.sendMessage({type: 'wire:log'})")["messages"]
+    sent = [entry["message"]["type"] for entry in log if entry["direction"] == "out"]
+    assert "hello" in sent and "page" not in sent, "the page was read again"
+    for closing in (reader, popup, page):
+        closing.close()
