@@ -51,6 +51,7 @@ from winnow.page import Page, is_hidden, wn_id
 from winnow.render import render_article, safe_url
 from winnow.result import Post
 from winnow.router import are_posts
+from winnow.tree import BLOCK_TAGS
 
 AUTHOR_HINT_RE = re.compile(
     r"author|user|poster|member|nick|owner|profile|byline|commenter|(?:^|[\s_-])(?:name|fn)\b",
@@ -549,7 +550,7 @@ def _trim_title(dom: _View, body: Body, title: str | None) -> Body:
 def _is_title_line(dom: _View, v: int, title: str | None) -> bool:
     """A post's title line: the thread title again, or a heading of its own above the body
     ("Bug d'affichage de TeX"); posts and comments do not open with a heading."""
-    return dom.tree.tags[v] in HEADING_TAGS or _is_title(dom, v, title)
+    return dom.tree.tags[v] in HEADING_TAGS or (_is_title(dom, v, title) and _own_line(dom, v))
 
 
 def _title_lines(dom: _View, record: Sequence[int], title: str | None) -> list[int]:
@@ -559,7 +560,16 @@ def _title_lines(dom: _View, record: Sequence[int], title: str | None) -> list[i
     limit = len(title) + TITLE_PREFIX_CHARS
     return [v for root in record for v in dom.tree.subtree(root)
             if 0 < dom.text_len[v] <= limit and not dom.tree.children[v]
-            and _is_title(dom, v, title)]
+            and _is_title(dom, v, title) and _own_line(dom, v)]
+
+
+def _own_line(dom: _View, v: int) -> bool:
+    """True when v heads its block: the nearest block ancestor holds little text besides it
+    (an author and a date at most); a title in the first words of a body is the body's."""
+    u = v
+    while dom.tree.parents[u] >= 0 and dom.tree.tags[u] not in BLOCK_TAGS:
+        u = dom.tree.parents[u]
+    return dom.text_len[u] <= dom.text_len[v] + MAX_DATE_LINE_CHARS
 
 
 def _is_title(dom: _View, v: int, title: str | None) -> bool:
@@ -646,7 +656,7 @@ def _drop_title_line(root: HtmlElement, title: str | None) -> None:
     text = " ".join("".join(line.itertext()).split())
     heading = (line.tag in HEADING_TAGS or first.tag in HEADING_TAGS) \
         and not text.endswith(":")  # "AgentF posted:" heads a quote, it is no title
-    repeats = bool(title) and _is_title_text(text, title or "")
+    repeats = bool(title) and _is_title_text(text, title or "") and _is_block_line(line)
     rest = len(" ".join("".join(root.itertext()).split())) - len(text)
     if (heading or repeats) and rest > 0 and parent is not None:
         tail = line.tail
@@ -657,6 +667,15 @@ def _drop_title_line(root: HtmlElement, title: str | None) -> None:
                 previous.tail = (previous.tail or "") + tail
             else:
                 parent.text = (parent.text or "") + tail
+
+
+def _is_block_line(line: HtmlElement) -> bool:
+    """True when a line element is a block of its own, or the only text of its block."""
+    block = line
+    while block.tag not in BLOCK_TAGS and block.getparent() is not None:
+        block = block.getparent()
+    return len(" ".join("".join(block.itertext()).split())) <= \
+        len(" ".join("".join(line.itertext()).split())) + TITLE_PREFIX_CHARS
 
 
 def _copy(view: _View, v: int) -> HtmlElement:
