@@ -12,7 +12,8 @@ import { WinnowError, serveMessages } from "../shared/messages.js";
 import { loadSettings } from "../shared/settings.js";
 import { changeCollection, collecting, flushOutbox, sendCollected, syncContentScript } from "./collect.js";
 import {
-  applyHighlight, exportTab, forgetTab, openReader, readerResult, sendPage, setHighlight, tabInfo,
+  applyHighlight, exportTab, extracting, forgetTab, openReader, readerResult, sendPage, setHighlight,
+  tabInfo,
 } from "./pages.js";
 import {
   connection, currentStatus, onStatusChange, reconnectNow, replaceConnection, request, wireMessages,
@@ -38,6 +39,8 @@ const pageHandlers = {
 /** Content scripts → background. The tab always comes from the sender, never the message. */
 const contentHandlers = {
   "content:hello": async ({ reason }, sender) => {
+    // A script the background injected to read the page now must not send it a second time.
+    if (reason === "load" && extracting(sender.tab.id)) return { send: false };
     const wanted = reason === "navigation" || collecting(sender.tab, await loadSettings());
     return { send: wanted };
   },

@@ -65,6 +65,11 @@ export function extractTab(tabId) {
   return inFlight.get(tabId);
 }
 
+/** Is the tab's page being read and extracted right now? */
+export function extracting(tabId) {
+  return inFlight.has(tabId);
+}
+
 async function readAndExtract(tabId) {
   const tab = await api.tabs.get(tabId);
   await ensureContent(tabId);
