@@ -92,11 +92,10 @@ export async function sendPage(tab, page) {
     if (collect && (err.code === "offline" || err.code === "timeout")) await sendCollected(page, false);
     throw new WinnowError(err.code ?? "internal", err.message);
   }
-  const { type, id, v, ...extraction } = result;
   return saveTabState(tab.id, {
     url: page.url, title: page.title, site: siteOf(page.url),
     instance: page.instance, serial: page.serial, serializeMs: page.ms,
-    result: extraction, at: Date.now(),
+    result, at: Date.now(),
   });
 }
 

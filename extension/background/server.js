@@ -45,9 +45,11 @@ async function createConnection() {
  * Send a request to the server, waiting for the connection when it is not open yet.
  * @param {string} type
  * @param {object} [fields]
+ * @returns {Promise<object>} the reply's fields, without the envelope (v, id, type)
  */
 export async function request(type, fields) {
-  return (await connection()).request(type, fields);
+  const { v, id, type: replyType, ...reply } = await (await connection()).request(type, fields);
+  return reply;
 }
 
 /** The latest connection status (from storage when this worker has not connected yet). */
