@@ -103,6 +103,9 @@ _NAME_CHAR_RE = re.compile(r"[^\W_]")
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
+TITLE_CLASS_RE = re.compile(r"(?:^|[\s_-])(?:post-?|entry-?|story-?)?title(?:$|[\s_-])", re.I)
+"""Class words of an element holding a story's title."""
+
 QUOTE_TAGS = frozenset({"blockquote", "q"})
 
 TITLE_PREFIX_CHARS = 6
@@ -203,6 +206,32 @@ def in_comments(dom: DomTree, region: Region) -> bool:
     return any(is_comments(el) for el in (first, *first.iterancestors()))
 
 
+def is_story_list(dom: DomTree, region: Region) -> bool:
+    """True when most records carry a title (a heading, or an element named as a title)
+    linking to another page: a list of stories (a blog's latest posts), not of posts, whose
+    titles never link away."""
+    stories = sum(1 for record in region.records
+                  if any(_titled_link_away(el) for v in record for el in dom.elements[v].iter()
+                         if isinstance(el.tag, str)))
+    return stories * 2 > len(region.records)
+
+
+def _titled_link_away(el: HtmlElement) -> bool:
+    """True for a title element inside or around a link to another page."""
+    if el.tag not in HEADING_TAGS and not TITLE_CLASS_RE.search(el.get("class") or ""):
+        return False
+    links = [*el.iter("a"), *el.iterancestors("a")]
+    return any(_away(a.get("href") or "") and not _hinted(a) and not _hinted(el)
+               for a in links)
+
+
+def _away(href: str) -> bool:
+    """A link to another page that is not a member's profile."""
+    href = href.strip()
+    return bool(href) and "#" not in href and not PROFILE_HREF_RE.search(href) \
+        and not href.lower().startswith("javascript:")
+
+
 def find_thread(page: Page, context: PageContext,
                 records: RecordTemplate | None = None) -> Thread | None:
     """MiBAT's main region of the page with the records of its kind elsewhere, read as
@@ -222,6 +251,8 @@ def find_thread(page: Page, context: PageContext,
     first: Thread | None = None
     for main in ranked[:MAX_REGION_TRIES]:
         thread = _thread(dom, same_kind_records(matcher, dom, main), context)
+        if is_story_list(dom, thread.region):
+            continue
         if are_posts([len(post.text) for post in thread.posts],
                      sum(1 for post in thread.posts if post.author)):
             return thread
