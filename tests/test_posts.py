@@ -142,3 +142,49 @@ def test_threads_and_comments_match_the_schema() -> None:
     data = json.loads(json.dumps(result.to_dict()))
     jsonschema.validate(data, schema)
     assert all(post["ids"] for post in data["posts"])
+
+
+def test_a_list_of_stories_titled_with_links_is_not_a_thread() -> None:
+    stories = "".join(
+        f'<div class="post"><h2><a href="/2012/{d}/story-{d}">Story {d}</a></h2>'
+        f'<p>An excerpt of story {d}, a sentence or two long, with words.</p>'
+        f'<div class="meta"><a href="/author/{n}" class="author">{n}</a> <span>{d} May 2012'
+        f'</span></div></div>'
+        for d, n in ((1, "ann"), (2, "bob"), (3, "cy")))
+    html = (f"<html><body><article><h1>Main</h1><p>{'The story itself, told. ' * 40}</p>"
+            f"</article><div class='latest'>{stories}</div></body></html>")
+    result = winnow.extract(html, now=NOW)
+    assert result.kind == "article"
+    assert result.article is not None and result.article.comments == []
+
+
+def test_comment_authors_from_the_date_line() -> None:
+    def comment(name: str, day: int) -> str:
+        return (f'<li class="comment"><p class="meta">by <a href="http://{name}.example" '
+                f'class="url">{name}</a> on January {day}, 2011 at 10:12 am.</p>'
+                f"<p>I liked this post, number {day}, very much.</p></li>")
+    html = (f"<html><body><article><h1>Post</h1><p>{'A blog post, long enough. ' * 40}</p>"
+            f"</article><ol id='comments'>{comment('damien', 3)}{comment('alan', 4)}</ol>"
+            "</body></html>")
+    result = winnow.extract(html, now=NOW)
+    assert result.article is not None
+    assert [c.author for c in result.article.comments] == ["damien", "alan"]
+    assert result.article.comments[0].text.startswith("I liked this post")
+
+
+def test_collapsed_replies_are_posts_and_sidebar_copies_are_not() -> None:
+    def comment(n: str, d: int, text: str, inner: str = "") -> str:
+        return (f'<div class="c"><div class="h"><a href="/@{n}">{n}</a> '
+                f'<time datetime="2024-05-0{d}T10:00:00Z">{d} May</time></div>'
+                f'<div class="t"><p>{text}</p></div>{inner}</div>')
+    reply = comment("cy", 3, "A hidden reply, collapsed.")
+    hidden = f'<div class="kids" style="display: none">{reply}</div>'
+    thread = comment("ann", 1, "The first comment of all.", hidden) + comment(
+        "bob", 2, "The second comment here.")
+    best = comment("bob", 2, "The second comment here.")
+    side = f'<aside class="sidebar"><div class="best">{best}</div></aside>'
+    html = f"<html><body><div class='thread'>{thread}</div>{side}</body></html>"
+    result = winnow.extract(html, now=NOW)
+    assert result.kind == "thread"
+    assert [(p.author, p.depth) for p in result.posts] == [("ann", 0), ("cy", 1), ("bob", 0)]
+    assert result.posts[1].text == "A hidden reply, collapsed."

@@ -60,7 +60,7 @@ AUTHOR_HINT_RE = re.compile(
 of forum and comment markup)."""
 
 PROFILE_HREF_RE = re.compile(
-    r"member|user|profile|author|people|account|/u/|/u\d|[?&]u=|[?&]id=|/~", re.I)
+    r"member|user|profile|author|people|account|/u/|/u\d|/@|[?&]u=|[?&]id=|/~", re.I)
 """Link targets of author profiles."""
 
 NOT_AUTHOR_RE = re.compile(
