@@ -77,7 +77,7 @@ async function start() {
   document.querySelector("details").addEventListener("toggle", showWire);
   const commands = await api.commands.getAll();
   const reader = commands.find((command) => command.name === "open-reader");
-  if (reader?.shortcut) $("shortcut").textContent = reader.shortcut;
+  $("shortcut").textContent = reader?.shortcut || "no shortcut yet";
   showStatus((await askBackground("status:get")).status);
   onBroadcast((message) => {
     if (message.type === "status:changed") showStatus(message.status);

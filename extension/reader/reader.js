@@ -9,7 +9,6 @@ import { api } from "../shared/api.js";
 import { askBackground, onBroadcast } from "../shared/messages.js";
 import { loadSettings, saveSettings } from "../shared/settings.js";
 import { downloadText } from "../shared/download.js";
-import { statusSummary } from "../shared/status.js";
 import { safeFragment, safeUrl } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
@@ -221,6 +220,7 @@ function render(state) {
   current = state;
   const { result } = state;
   $("original").href = state.url;
+  $("original").hidden = false;
   $("source-name").textContent = hostOf(state.url) || "Original page";
   renderColophon(result);
   if (result.kind === "thread" && result.posts.length) renderThread(state);
@@ -254,7 +254,7 @@ async function load() {
 }
 
 function showOffline(status) {
-  $("offline-detail").textContent = `Looking for it at ${status.url}: ${statusSummary(status)}`;
+  $("offline-detail").textContent = `Looking for it at ${status.url}; trying again by itself.`;
   showView("offline");
 }
 
