@@ -211,6 +211,23 @@ def plain_page(title: str, seed: str) -> str:
             f"<footer><a href='/about'>About us</a></footer></body></html>")
 
 
+MISNESTED_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Misnested markup</title></head><body>
+<table class="menu"><tr><td><a href="/a">Home</a> <a href="/b">World</a> <a href="/c">Sport</a>
+<p>Stray text the parser moves out of the table</table>
+<b><i>Overlapping tags</b> close out of order</i>
+<div id="story"><h1>Misnested markup</h1>
+<p>Para one of the story<div>a block inside a paragraph</div> and the rest of para one.
+{body}
+</div>
+<ul class="links"><li><a href="/x">Link x</a><li><a href="/y">Link y</a><li><a href="/z">Link z</a>
+</ul><footer><a href="/about">About</a> <a href="/terms">Terms</a></footer>
+</body></html>"""
+"""Markup that HTML parsers restructure (foster-parented table text, a block inside a <p>,
+overlapping inline tags, unclosed list items); lxml and the browser do not agree on all of it,
+so ids must travel as attributes."""
+
+
 def page_app() -> Any:
     """The aiohttp app serving fixture pages in place, plain generated pages and an SPA."""
     from aiohttp import web
@@ -236,6 +253,9 @@ def page_app() -> Any:
     async def image(request: web.Request) -> web.StreamResponse:
         return web.FileResponse(HERE / "lead.svg", headers={"Content-Type": "image/svg+xml"})
 
+    async def misnested(request: web.Request) -> web.Response:
+        return html(MISNESTED_PAGE.format(body=story("misnested")))
+
     async def spa(request: web.Request) -> web.Response:
         second = json.dumps(story("second"))
         return html(SPA_PAGE.format(title="First story", body=story("first"), second=second))
@@ -247,6 +267,7 @@ def page_app() -> Any:
         web.get("/plain/{name}", plain),
         web.get("/spa/{name}", spa),
         web.get("/showcase", showcase),
+        web.get("/misnested", misnested),
         web.get("/img/lead.svg", image),
     ])
     return app

@@ -74,3 +74,22 @@ def test_legend_hide_button_turns_highlighting_off(browser: Browser) -> None:
     wait_for(lambda: not popup.is_checked("#highlight"), what="popup shows highlighting off")
     popup.close()
     page.close()
+
+
+INSIDE = """([selector, cls]) => [...document.querySelectorAll(selector)]
+    .map(el => !!el.closest('.' + cls))"""
+
+
+def test_ids_map_back_on_markup_the_parser_restructures(browser: Browser) -> None:
+    """The story's paragraphs end up inside content frames and the menu and link list inside
+    noise frames, though lxml and the browser build different trees from this page."""
+    page = browser.open(browser.pages.url("/misnested"))
+    set_highlight(browser, page, True).close()
+    page.wait_for_selector(".winnow-content", state="attached")
+    paragraphs = page.evaluate(INSIDE, ["#story p", "winnow-content"])
+    assert paragraphs and all(paragraphs)
+    assert not any(page.evaluate(INSIDE, ["#story p", "winnow-noise"]))
+    assert all(page.evaluate(INSIDE, [".links a", "winnow-noise"]))
+    assert all(page.evaluate(INSIDE, ["footer a", "winnow-noise"]))
+    set_highlight(browser, page, False).close()
+    page.close()
