@@ -127,6 +127,13 @@ BAR_HINT_RE = re.compile(
     re.I)
 """Class and id words of a post's control bars and menus."""
 
+TRAILING_BAR_RE = re.compile(
+    r"reply|edit|like|favou?rite|rating|vote|karma|permalink|footer|signature", re.I)
+"""Class words of the bars below a post (more are bars at its end than at its start)."""
+
+MEDIA_TAGS = ("img", "picture", "video", "audio", "iframe", "embed", "object")
+"""Elements that give a post a body without text."""
+
 MAX_BAR_CHARS = 40
 """Text of a control bar ahead of a post's body at most ("Report", "Quote · Reply")."""
 
@@ -338,6 +345,7 @@ def _post(reading: _Reading, context: PageContext, line_authors: bool = False) -
     date, published = read_date(dom, pivot, context)
     element = _body_element(view, body)
     _drop_title_line(element, context.title)
+    _drop_trailing_bars(element)
     rendered = render_article(element, context.base_url)
     author, author_url = _author_fields(view, reading.author, context.base_url)
     if author is None and line_authors:
@@ -399,26 +407,53 @@ def _resolve(view: _View, reading: _Reading, signature: Signature,
     kids = view.tree.children[v]
     if position >= len(kids):
         return None
-    shown = [k for k in kids[position + 1:] if view.text_len[k] and not view.hidden[k]]
+    shown = [k for k in kids[position + 1:] if _shown(view, k)]
     return _trim_title(view, _cut(v, _strip_leading(view, shown, title), kids[position]), title)
 
 
 def _agree_on_body(readings: list[_Reading], title: str | None) -> None:
-    """Give every record the body place most records share (at least half of them)."""
+    """Give every record the body place most records share (at least half of them). Places
+    are compared by where the body starts, so "this node" and "the children after its
+    header" vote together when they start at the same node."""
     if len(readings) < MIN_AGREEING:
         return
     signatures = [_signature(r.view, r) for r in readings]
-    counts = Counter(sig for sig in signatures if sig is not None)
+    starts = [_start(r) for r in readings]
+    counts = Counter(start for start in starts if start is not None)
     if not counts:
         return
     best, votes = counts.most_common(1)[0]
     if votes * 2 < len(readings) or votes < MIN_AGREEING:
         return
-    for reading, signature in zip(readings, signatures, strict=True):
-        if signature != best:
-            body = _resolve(reading.view, reading, best, title)
+    forms = Counter(sig for sig, start in zip(signatures, starts, strict=True)
+                    if sig is not None and start == best).most_common(1)
+    if not forms:
+        return
+    form = forms[0][0]
+    for reading, start in zip(readings, starts, strict=True):
+        if start != best:
+            body = _resolve(reading.view, reading, form, title)
             if body is not None and body.nodes():
                 reading.body = body
+
+
+def _start(reading: _Reading) -> tuple[tuple[int, str], ...] | None:
+    """The (child position, tag) steps from the record to the body's first node."""
+    nodes = reading.body.nodes()
+    if not nodes:
+        return None
+    tree = reading.view.tree
+    record = list(reading.record)
+    steps: list[tuple[int, str]] = []
+    v = nodes[0]
+    while v not in record:
+        parent = tree.parents[v]
+        if parent < 0:
+            return None
+        steps.append((tree.children[parent].index(v), tree.tags[v]))
+        v = parent
+    steps.append((record.index(v), tree.tags[v]))
+    return tuple(reversed(steps))
 
 
 class _View:
@@ -512,7 +547,7 @@ def locate_body(dom: _View, record: Sequence[int], landmarks: Sequence[int],
     node: int | None = None
     kids: Sequence[int] = record
     while True:
-        shown = [k for k in kids if dom.text_len[k] and not dom.hidden[k]]
+        shown = [k for k in kids if _shown(dom, k)]
         heads = [k for k in shown if any(_contains(dom, k, p) for p in landmarks)]
         total = sum(dom.text_len[k] for k in shown) if node is None else dom.text_len[node]
         if not heads:
@@ -532,6 +567,15 @@ def locate_body(dom: _View, record: Sequence[int], landmarks: Sequence[int],
         if after or (node is not None and tree.tails[heads[-1]]):
             return _cut(node, after, heads[-1])
         return _cut(node, _strip_leading(dom, shown[:first], title), None)
+
+
+def _shown(dom: _View, v: int) -> bool:
+    """A visible child with text or an image (an image-only post has a body too)."""
+    if dom.hidden[v]:
+        return False
+    el = dom.elements[v]
+    return bool(dom.text_len[v]) or el.tag in MEDIA_TAGS or next(
+        el.iter(*MEDIA_TAGS), None) is not None
 
 
 def _comment_list(dom: _View, v: int) -> bool:
@@ -566,7 +610,7 @@ def _trim_title(dom: _View, body: Body, title: str | None) -> Body:
         return body
     node = body.node
     while True:
-        shown = [k for k in dom.tree.children[node] if dom.text_len[k] and not dom.hidden[k]]
+        shown = [k for k in dom.tree.children[node] if _shown(dom, k)]
         if dom.tree.texts[node]:
             return body  # the body opens with its own words
         if shown and dom.tree.children[shown[0]] \
@@ -698,6 +742,20 @@ def _drop_title_line(root: HtmlElement, title: str | None) -> None:
                 previous.tail = (previous.tail or "") + tail
             else:
                 parent.text = (parent.text or "") + tail
+
+
+def _drop_trailing_bars(root: HtmlElement) -> None:
+    """Remove the control bars that close a post (reply, edit, vote, like lines)."""
+    while len(root) > 1:
+        last = root[-1]
+        if not isinstance(last.tag, str) or (last.tail or "").strip():
+            return
+        names = f"{last.get('class') or ''} {last.get('id') or ''}"
+        text = " ".join("".join(last.itertext()).split())
+        if not (TRAILING_BAR_RE.search(names) or BAR_HINT_RE.search(names)) \
+                or len(text) > MAX_BAR_CHARS or next(last.iter(*MEDIA_TAGS), None) is not None:
+            return
+        root.remove(last)
 
 
 def _is_block_line(line: HtmlElement) -> bool:
