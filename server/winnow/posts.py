@@ -412,12 +412,21 @@ def _resolve(view: _View, reading: _Reading, signature: Signature,
 
 
 def _agree_on_body(readings: list[_Reading], title: str | None) -> None:
-    """Give every record the body place most records share (at least half of them). Places
-    are compared by where the body starts, so "this node" and "the children after its
-    header" vote together when they start at the same node."""
+    """Give every record the body place most records share (at least half of them): the
+    same node, or the same children after the same header. Failing that, places are
+    compared by where the body starts, so "this node" and "the children after its header"
+    vote together when they start at the same node."""
     if len(readings) < MIN_AGREEING:
         return
     signatures = [_signature(r.view, r) for r in readings]
+    voted = Counter(sig for sig in signatures if sig is not None).most_common(1)
+    if voted and voted[0][1] * 2 >= len(readings) and voted[0][1] >= MIN_AGREEING:
+        for reading, signature in zip(readings, signatures, strict=True):
+            if signature != voted[0][0]:
+                body = _resolve(reading.view, reading, voted[0][0], title)
+                if body is not None and body.nodes():
+                    reading.body = body
+        return
     starts = [_start(r) for r in readings]
     counts = Counter(start for start in starts if start is not None)
     if not counts:
@@ -432,9 +441,32 @@ def _agree_on_body(readings: list[_Reading], title: str | None) -> None:
     form = forms[0][0]
     for reading, start in zip(readings, starts, strict=True):
         if start != best:
-            body = _resolve(reading.view, reading, form, title)
-            if body is not None and body.nodes():
+            body = _resolve_start(reading.view, reading, best, form[1] == "whole", title)
+            if body is not None:
                 reading.body = body
+
+
+def _resolve_start(view: _View, reading: _Reading, start: tuple[tuple[int, str], ...],
+                   whole: bool, title: str | None) -> Body | None:
+    """The body starting at `start` in another record: that node (`whole`), or it and the
+    siblings after it; None when the record's structure differs. The node may be empty
+    (a post whose only picture the saved page lost)."""
+    first, tag = start[0]
+    if first >= len(reading.record) or view.tree.tags[reading.record[first]] != tag:
+        return None
+    v = reading.record[first]
+    parent: int | None = None
+    for index, tag in start[1:]:
+        kids = view.tree.children[v]
+        if index >= len(kids) or view.tree.tags[kids[index]] != tag:
+            return None
+        parent, v = v, kids[index]
+    if whole or parent is None:
+        return _trim_title(view, Body(v), title)
+    kids = view.tree.children[parent]
+    at = kids.index(v)
+    run = [v, *(k for k in kids[at + 1:] if _shown(view, k))]
+    return _trim_title(view, Body(parent, run, kids[at - 1] if at else None), title)
 
 
 def _start(reading: _Reading) -> tuple[tuple[int, str], ...] | None:
@@ -750,7 +782,8 @@ def _drop_trailing_bars(root: HtmlElement) -> None:
         last = root[-1]
         if not isinstance(last.tag, str) or (last.tail or "").strip():
             return
-        names = f"{last.get('class') or ''} {last.get('id') or ''}"
+        names = " ".join(f"{el.get('class') or ''} {el.get('id') or ''}"
+                         for el in last.iter() if isinstance(el.tag, str))
         text = " ".join("".join(last.itertext()).split())
         if not (TRAILING_BAR_RE.search(names) or BAR_HINT_RE.search(names)) \
                 or len(text) > MAX_BAR_CHARS or next(last.iter(*MEDIA_TAGS), None) is not None:
