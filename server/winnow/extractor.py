@@ -64,7 +64,7 @@ def extract_page(page: Page, template: Template | None = None,
     clock.lap("extract")
     rendered = render_article(found.content, url, meta.title, meta.byline) if found else None
     clock.lap("render")
-    kind = "thread" if role == "thread" else \
+    kind = {"thread": "thread", "comments": "article"}.get(role) or \
         route(page, rendered.text if rendered else "", found.page_chars if found else 0)
     result = Extraction(kind=kind, method="template+econ" if template else "econ",
                         title=meta.title, url=url)

@@ -87,6 +87,10 @@ MIN_POST_CHARS = 10
 archive lists, icon rows)."""
 
 
+MIN_STORY_CHARS = 10
+"""An article before comment-named records needs only a line (a photo post's title and
+caption): its comments are still comments, not a thread."""
+
 MIN_AUTHORED_SHARE = 0.5
 """Share of the records that must name an author to be posts (more than half): forum posts
 and comments are signed, lists of dated teasers and archive entries are not."""
@@ -116,7 +120,7 @@ def thread_role(post_chars: Sequence[int], authored: int, article_chars: int,
     if not are_posts(post_chars, authored):
         return "none"
     total = sum(post_chars)
-    if article_chars >= MIN_CONTENT_CHARS and article_before and comment_hint:
+    if article_chars >= MIN_STORY_CHARS and article_before and comment_hint:
         return "comments"
     if headed and n <= MIN_THREAD_POSTS:
         return "none"
