@@ -15,6 +15,12 @@ const HIGHLIGHT_CSS = ["content/highlight.css"];
 /** In-flight extractions per tab, so a reader request and a highlight share one round trip. */
 const inFlight = new Map();
 
+/**
+ * The result a reader view just opened by openReader will ask for, handed over once so its
+ * first request skips checking the page again (that check costs three messages).
+ */
+const openingReaders = new Map();
+
 const stateKey = (tabId) => `tab:${tabId}`;
 
 /** The stored state of a tab: {url, title, site, instance, serial, serializeMs, result, at}, or null. */
@@ -118,6 +124,11 @@ export async function currentResult(tabId) {
  * tab has been closed since.
  */
 export async function readerResult(tabId) {
+  const opening = openingReaders.get(tabId);
+  if (opening) {
+    openingReaders.delete(tabId);
+    return opening;
+  }
   const tab = await api.tabs.get(tabId).catch(() => null);
   if (tab) return currentResult(tabId);
   const stored = await tabState(tabId);
@@ -131,7 +142,9 @@ export async function readerResult(tabId) {
  * @param {chrome.tabs.Tab} tab
  */
 export async function openReader(tab) {
-  currentResult(tab.id).catch(() => {});   // the reader page asks again and shows any error
+  const job = currentResult(tab.id);
+  job.catch(() => {});   // the reader page gets the same promise and shows any error
+  openingReaders.set(tab.id, job);
   const url = api.runtime.getURL(`reader/reader.html?tab=${tab.id}`);
   const created = await api.tabs.create({ url, index: tab.index + 1, openerTabId: tab.id, windowId: tab.windowId });
   return { readerTabId: created.id };

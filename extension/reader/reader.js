@@ -241,7 +241,10 @@ async function load() {
   if (loadingNow) return;
   loadingNow = true;
   try {
-    const result = askBackground("reader:get", { tabId });
+    const result = askBackground("reader:get", { tabId }).then((state) => {
+      performance.mark("winnow-result");
+      return state;
+    });
     const { status } = await askBackground("status:get");
     if (status.state === "offline" && !current) showOffline(status);
     render(await result);
@@ -347,6 +350,7 @@ function wireActions() {
 }
 
 async function start() {
+  performance.mark("winnow-reader-start");
   wirePrefs();
   wireActions();
   trackProgress();
