@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from winnow.router import (
     MIN_CONTENT_CHARS,
-    MIN_STORY_CHARS,
     MIN_POST_CHARS,
+    MIN_STORY_CHARS,
     thread_role,
 )
 
@@ -38,5 +38,5 @@ def test_comments_need_an_article_before_them_and_a_comment_container() -> None:
     assert thread_role([50, 60], 2, 3000, True, True) == "comments"
     assert thread_role([50, 60], 2, 3000, False, True) == "none"
     assert thread_role([50, 60], 2, 3000, True, False) == "none"  # no comment container
-    assert thread_role([10, 12], 2, MIN_STORY_CHARS - 1, True, True) == "none"
+    assert thread_role([10, 12], 2, MIN_STORY_CHARS - 1, True, True) == "thread"  # no story
     assert thread_role([50, 60], 2, MIN_CONTENT_CHARS - 1, True, True) == "comments"
