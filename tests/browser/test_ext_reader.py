@@ -174,3 +174,47 @@ def showcase(browser: Browser) -> Any:
     yield reader
     reader.close()
     page.close()
+
+
+def synthetic_thread() -> dict[str, Any]:
+    """A thread result as the server sends it, with nested replies."""
+    def post(author: str, depth: int, text: str, n: int) -> dict[str, Any]:
+        return {"author": author, "author_url": f"https://forum.example/u/{author}",
+                "date": f"{n} hours ago", "published": f"2024-05-0{n}T10:1{n}:00Z",
+                "text": text, "html": f"<p>{text}</p>",
+                "permalink": f"https://forum.example/t/1#p{n}", "depth": depth, "ids": []}
+    posts = [
+        post("marta", 0, "Which tide table app do you trust for the old pier?", 1),
+        post("jonas", 1, "The harbour office PDF. Apps round the times to 5 minutes.", 2),
+        post("marta", 2, "Good to know, I had wondered why they disagree.", 3),
+        post("ole", 1, "I add 20 minutes for the bay: the tables are for the outer pier.", 4),
+        post("anna", 0, "Storm surge is the real problem; no table includes it.", 5),
+    ]
+    return {"kind": "thread", "article": None, "posts": posts, "noise_ids": [],
+            "content_ids": [], "method": "econ", "confidence": 0.9, "timing_ms": {"total": 1},
+            "cluster": None, "pages_learned": 0, "title": "Tide tables for the old pier?",
+            "url": "https://forum.example/t/1"}
+
+
+def test_reader_indents_replies_by_depth(browser: Browser) -> None:
+    """The reader's thread layout on a result with nested replies (stored for a tab that no
+    longer exists, which the reader view shows as it was)."""
+    tab = 987654
+    state = {"url": "https://forum.example/t/1", "title": "Tide tables", "site": "forum.example",
+             "instance": "x", "serial": 1, "result": synthetic_thread(), "at": 0}
+    browser.worker.evaluate(f"chrome.storage.session.set({{'tab:{tab}': {json.dumps(state)}}})")
+    reader = browser.open(browser.ext_url(f"reader/reader.html?tab={tab}"))
+    try:
+        reader.wait_for_selector("html[data-state='thread']", state="attached")
+        depths = reader.eval_on_selector_all("#posts > .post", "els => els.map(el => ["
+                                             "el.dataset.depth, el.getBoundingClientRect().left])")
+        assert [int(d) for d, _ in depths] == [0, 1, 2, 1, 0]
+        lefts = [left for _, left in depths]
+        assert lefts[0] < lefts[1] < lefts[2] and lefts[1] == lefts[3] and lefts[4] == lefts[0]
+        assert reader.inner_text("#thread-meta").startswith("5 posts")
+        assert reader.get_attribute("#posts > .post .permalink", "href") == \
+            "https://forum.example/t/1#p1"
+        save_artifact(reader, "reader-thread-nested")
+    finally:
+        reader.close()
+        browser.worker.evaluate(f"chrome.storage.session.remove('tab:{tab}')")
