@@ -190,8 +190,12 @@ export async function exportTab(tabId, format) {
   if (typeof pageId === "number") {
     reply = await request("export", { format, page_id: pageId });
   } else {
+    if (!(await api.tabs.get(tabId).catch(() => null))) {
+      throw new WinnowError("not_found", "The page's tab is closed; open the page again to export it.");
+    }
     await ensureContent(tabId);
-    const page = await askContent(tabId, "wn:serialize");
+    // A copy for the export only: the ids of the result the tab shows stay valid.
+    const page = await askContent(tabId, "wn:serialize", { keep: false });
     reply = await request("export", { format, url: page.url, html: page.html });
   }
   return { filename: reply.filename, media_type: reply.media_type, content: reply.content };

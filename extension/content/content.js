@@ -70,10 +70,12 @@
   }
 
   /**
-   * Clone the document and stamp the clone; the live page is only read.
-   * @returns {{serial: number, url: string, title: string, html: string, elements: number, ms: number}}
+   * Clone the document and stamp the clone; the live page is only read. With `keep` (the
+   * default) this serialization becomes the one the server's ids refer to; without, it is a
+   * copy for an export and the last ids stay valid.
+   * @returns {{instance: string, serial: number, url: string, title: string, html: string, elements: number, ms: number}}
    */
-  function serialize() {
+  function serialize({ keep = true } = {}) {
     const started = performance.now();
     const root = document.documentElement;
     const copy = root.cloneNode(true);
@@ -86,8 +88,10 @@
       if (copies[i].localName === "img") fixImage(live[i], copies[i]);
     }
     for (const dropped of copy.querySelectorAll(DROPPED_IN_COPY)) dropped.remove();
-    state.serial += 1;
-    state.elements = live;
+    if (keep) {
+      state.serial += 1;
+      state.elements = live;
+    }
     const doctype = document.doctype ? `<!DOCTYPE ${document.doctype.name}>\n` : "";
     return {
       instance: state.instance,
@@ -258,7 +262,7 @@
   /** Handlers for BACKGROUND_TO_CONTENT, by type. */
   const handlers = {
     "wn:ping": () => ({ instance: state.instance, serial: state.serial, highlighted: state.marked !== null }),
-    "wn:serialize": () => serialize(),
+    "wn:serialize": (message) => serialize({ keep: message.keep !== false }),
     "wn:highlight": (message) => highlight(message),
     "wn:unhighlight": () => unhighlight(),
   };

@@ -54,3 +54,13 @@ def test_export_csv(reader: Any) -> None:
     rows = list(csv.reader(io.StringIO(text)))
     assert len(rows) >= 2
     assert any("Every morning" in cell for row in rows for cell in row)
+
+
+def test_exports_do_not_teach_the_server_the_page_again(browser: Browser, reader: Any) -> None:
+    """The reader read the page once; the exports send copies with `export`, never another
+    `page` (each `page` is a visit the server learns from)."""
+    log = reader.evaluate("chrome.runtime.sendMessage({type: 'wire:log'})")["messages"]
+    sent = [entry["message"] for entry in log if entry["direction"] == "out"]
+    pages = [m for m in sent if m["type"] == "page" and m["url"].endswith("/showcase")]
+    exports = [m for m in sent if m["type"] == "export"]
+    assert len(pages) == 1 and len(exports) == 3
