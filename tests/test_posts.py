@@ -188,3 +188,19 @@ def test_collapsed_replies_are_posts_and_sidebar_copies_are_not() -> None:
     assert result.kind == "thread"
     assert [(p.author, p.depth) for p in result.posts] == [("ann", 0), ("cy", 1), ("bob", 0)]
     assert result.posts[1].text == "A hidden reply, collapsed."
+
+
+def test_a_comment_section_of_one_comment() -> None:
+    comment = ('<li class="comment" id="comment-1"><div class="comment-body"><div class="meta">'
+               '<cite>Jeremy</cite> <span>says:</span> <a href="#comment-1">January 20, 2020 '
+               'at 11:27 am</a></div><div class="text"><p>This is the kind of content I love.'
+               '</p></div><div class="reply"><a href="#respond">Reply</a></div></div></li>')
+    html = (f"<html><body><article><h1>Rust</h1><p>{'Rust is a language, and popular. ' * 40}"
+            f"</p></article><div id='comments'><ol class='comment-list'>{comment}</ol></div>"
+            "</body></html>")
+    result = winnow.extract(html, "https://blog.example/rust", now=NOW)
+    assert result.kind == "article" and result.article is not None
+    [only] = result.article.comments
+    assert (only.author, only.text) == ("Jeremy", "This is the kind of content I love.")
+    assert only.permalink == "https://blog.example/rust#comment-1"
+    assert "content I love" not in result.article.text

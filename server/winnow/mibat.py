@@ -77,6 +77,10 @@ ASIDE_ROLES = frozenset({"complementary", "navigation", "contentinfo"})
 ASIDE_RE = re.compile(r"sidebar|widget|(?:^|[\s_-])rail(?:$|[\s_-])", re.I)
 """Page furniture beside a thread: records of its kind there (a "best comment" box) quote it."""
 
+COMMENT_ITEM_TAGS = frozenset({"li", "article"})
+COMMENT_NAME_RE = re.compile(r"comment", re.I)
+"""Class and id word of a comment list or item (generic vocabulary)."""
+
 DATE_ATTRS = ("datetime", "title", "data-time", "data-timestamp", "data-date")
 """Attributes whose value may hold a machine-readable post date (a candidate pivot)."""
 
@@ -618,3 +622,43 @@ def template_records(dom: DomTree, template: RecordTemplate) -> Region | None:
         return None
     return Region(tree.parents[found[0][0]], [[a] for a, _ in found], [a for a, _ in found],
                   [(c,) for _, c in found], 0, list(range(len(found))))
+
+
+# --- a comment section of one comment (not in the paper) ------------------------------------
+
+
+def lone_comments(dom: DomTree) -> Region | None:
+    """The comments of a comment section too short to repeat: dated list items (or articles)
+    inside a container named for comments. MiBAT needs two records to see a list; a blog
+    post with one comment still has a comment section. None when there is none."""
+    tree = dom.tree
+    found: list[tuple[int, int]] = []
+    for c in range(len(tree)):
+        if not dom.cand[c]:
+            continue
+        item = _comment_item(dom, c)
+        if item is not None and all(item != f for f, _ in found):
+            found.append((item, c))
+    found = [(a, c) for a, c in found if not any(f != a and a in tree.subtree(f)
+                                                 for f, _ in found)]
+    if not found:
+        return None
+    return Region(tree.parents[found[0][0]], [[a] for a, _ in found], [a for a, _ in found],
+                  [(c,) for _, c in found], 0, list(range(len(found))))
+
+
+def _comment_item(dom: DomTree, pivot: int) -> int | None:
+    """The list item or article holding `pivot` in a comment-named list, if any."""
+    tree = dom.tree
+    v = tree.parents[pivot]
+    while v > 0:
+        parent = tree.parents[v]
+        if tree.tags[v] in COMMENT_ITEM_TAGS or tree.tags[parent] in ("ol", "ul"):
+            named = (dom.elements[v], dom.elements[parent])
+            return v if any(COMMENT_NAME_RE.search(_names(el)) for el in named) else None
+        v = parent
+    return None
+
+
+def _names(el: HtmlElement) -> str:
+    return f"{el.get('class') or ''} {el.get('id') or ''}"

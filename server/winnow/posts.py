@@ -41,6 +41,7 @@ from winnow.mibat import (
     Region,
     TreeMatcher,
     dom_tree,
+    lone_comments,
     mine_regions,
     nesting_depths,
     ranked_regions,
@@ -105,6 +106,9 @@ HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 TITLE_CLASS_RE = re.compile(r"(?:^|[\s_-])(?:post-?|entry-?|story-?)?title(?:$|[\s_-])", re.I)
 """Class words of an element holding a story's title."""
+
+NAME_TAG = "cite"
+"""HTML's element for the name of a work or person; comment templates put the author in it."""
 
 QUOTE_TAGS = frozenset({"blockquote", "q"})
 
@@ -248,13 +252,15 @@ def find_thread(page: Page, context: PageContext,
     The main region is the best-scored region (MiBAT's Heuristic 2) whose records read as
     posts (signed, with text): the paper names main region selection as an error source
     that more domain features would fix, and an archive list or a sidebar of dated
-    teasers can outscore a page's comments. At most MAX_REGION_TRIES regions are read."""
+    teasers can outscore a page's comments. At most MAX_REGION_TRIES regions are read.
+    Without posts among them, a comment section of one comment is looked for."""
     dom = dom_tree(page.body)
     matcher = TreeMatcher(dom.tree)
     ranked = ranked_regions(dom, mine_regions(dom, matcher))
-    if not ranked:
-        region = template_records(dom, records) if records is not None else None
-        return None if region is None else _thread(dom, region, context, learned=True)
+    if not ranked and records is not None:
+        region = template_records(dom, records)
+        if region is not None:
+            return _thread(dom, region, context, learned=True)
     first: Thread | None = None
     for main in ranked[:MAX_REGION_TRIES]:
         thread = _thread(dom, same_kind_records(matcher, dom, main), context)
@@ -264,6 +270,9 @@ def find_thread(page: Page, context: PageContext,
                      sum(1 for post in thread.posts if post.author)):
             return thread
         first = first or thread
+    lone = lone_comments(dom)
+    if lone is not None:
+        return _thread(dom, lone, context)
     return first
 
 
@@ -838,14 +847,16 @@ def find_author(dom: _View, record: Sequence[int]) -> int | None:
 def _author_score(dom: _View, v: int) -> int:
     """4 for a profile link with an author hint on it or its parent (5 with one on its
     grandparent too), 3 for a hinted element that directly holds a short name, 2 for a
-    profile link or a hinted link, 1 for a link with a hint two levels up, else 0."""
+    profile link or a hinted link, 1 for a link with a hint two levels up or a `<cite>`
+    (HTML's element for a name) outside quotes, else 0."""
     el = dom.elements[v]
     if not 0 < dom.text_len[v] <= MAX_AUTHOR_CHARS:
         return 0
     parent = el.getparent()
     hinted = _hinted(el) or _hinted(parent)
     near = el.tag == "a" and parent is not None and _hinted(parent.getparent())
-    if el.tag != "a" and not (hinted and (dom.tree.texts[v] or _wraps_name(el))):
+    named = el.tag == NAME_TAG and dom.tree.texts[v] != ""
+    if el.tag != "a" and not named and not (hinted and (dom.tree.texts[v] or _wraps_name(el))):
         return 0
     text = _author_text(dom, v)
     if not _NAME_CHAR_RE.search(text) or NOT_AUTHOR_RE.match(text) or BYLINE_RE.match(text) \
@@ -855,7 +866,7 @@ def _author_score(dom: _View, v: int) -> int:
     if el.tag == "a":
         profile = bool(PROFILE_HREF_RE.search(el.get("href") or ""))
         return 2 * profile + 2 * hinted + near
-    return 3
+    return 3 if hinted else 1
 
 
 def _wraps_name(el: HtmlElement) -> bool:
