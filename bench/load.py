@@ -53,6 +53,7 @@ import websockets
 import winnow
 from evaluate import _git_state, _nproc, percentile, write_section
 from winnow import evaluation as ev
+from winnow.sitemodel import SiteModel
 
 SECTION = "server"
 VISITS = itertools.count()
@@ -60,10 +61,15 @@ VISITS = itertools.count()
 one copy of an identical re-visit)."""
 CLIENTS = 50
 DURATION_S = 60.0
-THINK_S = (1.0, 3.0)
-"""A browsing client's pause between two pages: a person reads for a while (uniform, s)."""
+THINK_S = (5.0, 15.0)
+"""A browsing client's pause between two pages, uniform in seconds: a person reads a page
+for a while (ten seconds on average is short for an article) before the next one."""
+BUSY_THINK_S = (1.0, 3.0)
+"""The busy run: a page every two seconds per client, five times the browsing pace."""
 FILL_PAGES = 10_000
 FILL_SITES = 100
+FILL_CLIENTS = 8
+"""Clients filling the store, each browsing its share of the sites one site at a time."""
 SEQUENTIAL_PAGES = 120
 """Pages timed one at a time, over the socket and in-process."""
 ORIGIN = "chrome-extension://winnowbenchclientaaaaaaaaaaaaaaa"
@@ -136,19 +142,20 @@ class Server:
                     raise
                 await asyncio.sleep(0.1)
 
-    def rss_mb(self) -> dict[str, float]:
-        """Resident memory of the server and every process in its group, in MB."""
-        sizes: dict[str, float] = {}
+    def memory_mb(self) -> dict[str, tuple[float, float]]:
+        """(RSS, PSS) in MB of the server and every process in its group. RSS counts the
+        pages the processes share (the forkserver's preloaded modules) once per process;
+        PSS splits them among the sharers, so the PSS total is the group's real footprint."""
+        sizes: dict[str, tuple[float, float]] = {}
         for pid in _group_pids(self.process.pid):
             try:
-                status = Path(f"/proc/{pid}/status").read_text()
+                rss = _kb(Path(f"/proc/{pid}/status"), "VmRSS:")
+                pss = _kb(Path(f"/proc/{pid}/smaps_rollup"), "Pss:")
                 cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
-                rss = next((int(line.split()[1]) for line in status.splitlines()
-                            if line.startswith("VmRSS:")), 0)
                 role = _role(pid, self.process.pid, cmdline.decode(errors="replace"))
             except (OSError, IndexError, ValueError):
                 continue
-            sizes[f"{role} (pid {pid})"] = rss / 1024
+            sizes[f"{role} (pid {pid})"] = (rss / 1024, pss / 1024)
         return sizes
 
     def stop(self) -> None:
@@ -161,6 +168,12 @@ class Server:
                 self.process.wait(10)
         if self.process.stderr is not None:
             self.process.stderr.close()
+
+
+def _kb(path: Path, key: str) -> int:
+    """The kB value of the line starting with `key` in a /proc file."""
+    return next(int(line.split()[1]) for line in path.read_text().splitlines()
+                if line.startswith(key))
 
 
 def _group_pids(pgid: int) -> list[int]:
@@ -245,12 +258,15 @@ async def load_run(server: Server, pages: list[Page], name: str, duration: float
     return run
 
 
-async def sequential(server: Server, pages: list[Page]) -> tuple[list[float], list[float],
-                                                                   list[float]]:
+async def sequential(server: Server, pages: list[Page]) -> tuple[list[float], ...]:
     """One page at a time: socket round trip, the server's own time, and `winnow.extract`
-    called directly on the same page (no site model, as on a first visit)."""
+    called directly on the same page, without a site model and with a new one (which reads
+    the page for template matching, as the server does on a first visit)."""
     ws = await server.connect()
-    socket_ms, server_ms, direct_ms = [], [], []
+    socket_ms: list[float] = []
+    server_ms: list[float] = []
+    direct_ms: list[float] = []
+    model_ms: list[float] = []
     rng = random.Random(7)
     chosen = rng.sample(pages, min(SEQUENTIAL_PAGES, len(pages)))
     for n, page in enumerate(chosen):
@@ -262,41 +278,56 @@ async def sequential(server: Server, pages: list[Page]) -> tuple[list[float], li
         reply = json.loads(await ws.recv())
         socket_ms.append((time.perf_counter() - start) * 1000)
         server_ms.append(reply["timing_ms"]["server"])
+        url = f"https://first-visit-{n}.example/{page.name}"
         start = time.perf_counter()
-        winnow.extract(page.html, f"https://first-visit-{n}.example/{page.name}")
+        winnow.extract(page.html, url)
         direct_ms.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        winnow.extract(page.html, url, SiteModel(f"first-visit-{n}.example"))
+        model_ms.append((time.perf_counter() - start) * 1000)
     await ws.close()
-    return socket_ms, server_ms, direct_ms
+    return socket_ms, server_ms, direct_ms, model_ms
 
 
-async def fill(server: Server, pages: list[Page], target: int, sites: int) -> tuple[int, float]:
-    """Send pages until the store holds `target` pages across `sites` site names; return the
-    stored count and the seconds it took."""
-    copies = -(-sites // len({p.site for p in pages}))
-    run = Run("fill", 0)
+async def fill(server: Server, pages: list[Page], target: int,
+               sites: int) -> tuple[int, int, float]:
+    """Browse until the store holds `target` pages across `sites` site names, in sessions:
+    `FILL_CLIENTS` clients each visit their share of the sites one after the other, sending
+    the site's pages in a row, as a person reads several pages of a site before moving on.
+    Return the pages stored, the site count and the seconds it took."""
+    by_site: dict[str, list[Page]] = {}
+    for page in pages:
+        by_site.setdefault(page.site, []).append(page)
+    names = [(site, copy) for copy in range(-(-sites // len(by_site))) for site in by_site]
+    names = names[:sites]
     ws = await server.connect()
-    await ws.send(json.dumps({"v": 1, "id": "s", "type": "stats"}))
-    stored = json.loads(await ws.recv())["pages"]
-    clients = [Client(n, pages, copies) for n in range(CLIENTS)]
-    sockets = [await server.connect() for _ in clients]
+    stored = await stored_pages(ws)
+    per_site = -(-max(0, target - stored) // len(names))
+    run = Run("fill", 0)
     started = time.perf_counter()
-    remaining = max(0, target - stored)
 
-    async def send(client: Client, ws_: websockets.ClientConnection) -> None:
-        nonlocal remaining
-        while remaining > 0:
-            remaining -= 1
-            await request(ws_, client.next_message(), run)
+    async def session(share: list[tuple[str, int]]) -> None:
+        conn = await server.connect()
+        for site, copy in share:
+            for n in range(per_site):
+                page = by_site[site][n % len(by_site[site])]
+                url = f"https://{site}-fill{copy}.example/{page.name}?visit={next(VISITS)}"
+                await request(conn, json.dumps({"v": 1, "id": n, "type": "page", "url": url,
+                                                "html": page.html, "collect": True},
+                                               ensure_ascii=False), run)
+        await conn.close()
 
-    await asyncio.gather(*(send(c, s) for c, s in zip(clients, sockets, strict=True)))
-    for s in sockets:
-        await s.close()
-    await ws.send(json.dumps({"v": 1, "id": "s2", "type": "stats"}))
-    stats = json.loads(await ws.recv())
+    await asyncio.gather(*(session(names[k::FILL_CLIENTS]) for k in range(FILL_CLIENTS)))
+    total = await stored_pages(ws)
     await ws.close()
     if run.errors:
         raise RuntimeError(f"fill failed: {run.errors[:3]}")
-    return stats["pages"], time.perf_counter() - started
+    return total, len(names), time.perf_counter() - started
+
+
+async def stored_pages(ws: websockets.ClientConnection) -> int:
+    await ws.send(json.dumps({"v": 1, "id": "stats", "type": "stats"}))
+    return int(json.loads(await ws.recv())["pages"])
 
 
 def describe(run: Run) -> str:
@@ -313,29 +344,32 @@ async def bench(args: argparse.Namespace) -> str:
         server = Server(Path(tmp) / "data", args.workers)
         try:
             await (await server.connect()).close()
-            socket_ms, server_ms, direct_ms = await sequential(server, pages)
+            socket_ms, server_ms, direct_ms, model_ms = await sequential(server, pages)
             copies = max(1, args.load_sites // len({p.site for p in pages}))
-            browsing = await load_run(server, pages, f"browsing, think {THINK_S[0]:g}-"
-                                      f"{THINK_S[1]:g} s", args.duration, THINK_S, copies)
-            rss_browsing = server.rss_mb()
-            saturated = await load_run(server, pages, "saturation, no think time",
-                                       args.duration, None, copies)
-            rss_saturated = server.rss_mb()
-            stored, fill_s = await fill(server, pages, args.fill, args.fill_sites)
-            rss_filled = server.rss_mb()
+            runs, memory = [], []
+            for name, think in ((f"browsing, think {THINK_S[0]:g}-{THINK_S[1]:g} s", THINK_S),
+                                (f"busy, think {BUSY_THINK_S[0]:g}-{BUSY_THINK_S[1]:g} s",
+                                 BUSY_THINK_S),
+                                ("saturation, no think time", None)):
+                runs.append(await load_run(server, pages, name, args.duration, think, copies))
+                memory.append(server.memory_mb())
+            stored, fill_sites, fill_s = await fill(server, pages, args.fill, args.fill_sites)
+            memory.append(server.memory_mb())
         finally:
             server.stop()
-    return report(args, pages, (socket_ms, server_ms, direct_ms), [browsing, saturated],
-                  (rss_browsing, rss_saturated, rss_filled), stored, fill_s)
+    return report(args, pages, (socket_ms, server_ms, direct_ms, model_ms), runs, memory, stored,
+                  fill_sites, fill_s)
 
 
-def report(args: argparse.Namespace, pages: list[Page],
-           single: tuple[list[float], list[float], list[float]], runs: list[Run],
-           rss: tuple[dict[str, float], ...], stored: int, fill_s: float) -> str:
-    socket_ms, server_ms, direct_ms = (sorted(x) for x in single)
+def report(args: argparse.Namespace, pages: list[Page], single: tuple[list[float], ...],
+           runs: list[Run], memory: list[dict[str, tuple[float, float]]], stored: int,
+           fill_sites: int,
+           fill_s: float) -> str:
+    socket_ms, server_ms, direct_ms, model_ms = (sorted(x) for x in single)
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     command = shlex.join([".venv/bin/python", "bench/load.py", *sys.argv[1:]])
-    total = [sum(r.values()) for r in rss]
+    rss_total = [sum(r for r, _ in m.values()) for m in memory]
+    pss_total = [sum(p for _, p in m.values()) for m in memory]
     median_kb = statistics.median(len(p.html) for p in pages) / 1024
     lines = [
         "## Server",
@@ -354,8 +388,10 @@ def report(args: argparse.Namespace, pages: list[Page],
         "",
         "| path | median ms | p95 ms |",
         "|---|---|---|",
-        f"| `winnow.extract` called directly (parse + extract) | "
+        f"| `winnow.extract(html, url)` in-process, no site model | "
         f"{percentile(direct_ms, 50):.1f} | {percentile(direct_ms, 95):.1f} |",
+        f"| `winnow.extract(html, url, SiteModel(site))` in-process, a new site's model | "
+        f"{percentile(model_ms, 50):.1f} | {percentile(model_ms, 95):.1f} |",
         f"| server's own time (`timing_ms.server`: JSON, extract with the site model, store) | "
         f"{percentile(server_ms, 50):.1f} | {percentile(server_ms, 95):.1f} |",
         f"| over the socket, end to end | {percentile(socket_ms, 50):.1f} | "
@@ -373,23 +409,31 @@ def report(args: argparse.Namespace, pages: list[Page],
         "",
         f"- **browsing** is the acceptance run: {CLIENTS} clients each send a page, wait for "
         f"the reply, then read for {THINK_S[0]:g}-{THINK_S[1]:g} s (uniform) before the next "
-        "page, which is already far busier than one person's browser (one page every two "
-        "seconds per client, 25 pages/s in all).",
-        "- **saturation** sends the next page the moment the reply comes: it measures "
-        "throughput, and its latency is mostly queueing (50 pages waiting on two worker "
-        "processes), so it is reported, not held to the 100 ms target.",
-        f"- Resident memory of the server, its {args.workers} workers and the forkserver: "
-        f"{total[0]:.0f} MB after browsing, {total[1]:.0f} MB after saturation.",
+        f"page: {CLIENTS} people browsing at once through one server, where the extension "
+        "serves one.",
+        f"- **busy** is five times that pace ({BUSY_THINK_S[0]:g}-{BUSY_THINK_S[1]:g} s "
+        "between pages); **saturation** sends the next page the moment the reply comes. "
+        "They measure throughput and what queueing does to latency once the two worker "
+        "processes are busy; they are reported, not held to the 100 ms target.",
+        f"- The {args.load_sites} sites are hashed onto the {args.workers} workers; a "
+        "site's pages are processed in order, each after the model learned from the one "
+        "before. The bench's own clients run on the same two cores.",
+        "- Memory of the server, its workers and helpers after each run (PSS total, RSS "
+        "total): " + ", ".join(f"{p:.0f} MB ({r:.0f} MB)" for p, r in
+                               zip(pss_total[:len(runs)], rss_total, strict=False)) + ".",
         "",
         "### Memory with a full store",
         "",
-        f"Filled to {stored:,} stored pages across {args.fill_sites} sites through the "
-        f"socket ({fill_s:.0f} s, {CLIENTS} clients); resident memory then:",
+        f"Filled to {stored:,} stored pages (besides those of the runs above, "
+        f"{fill_sites} more sites) through the socket: {FILL_CLIENTS} clients each browse "
+        f"their share of the sites one site at a time ({fill_s:.0f} s). Each worker keeps "
+        "at most 4 site models in memory (`--models-per-worker`); the others are saved "
+        "and loaded back when their site is visited again. Resident memory then:",
         "",
-        "| process | RSS MB |",
-        "|---|---|",
-        *(f"| {name} | {mb:.0f} |" for name, mb in rss[2].items()),
-        f"| **total** | **{total[2]:.0f}** |",
+        "| process | RSS MB | PSS MB |",
+        "|---|---|---|",
+        *(f"| {name} | {r:.0f} | {p:.0f} |" for name, (r, p) in memory[-1].items()),
+        f"| **total** | {rss_total[-1]:.0f} | **{pss_total[-1]:.0f}** |",
         "",
     ]
     errors = sum(len(r.errors) for r in runs)

@@ -51,6 +51,8 @@ CASES = [
     ('{"v": 1, "id": 14, "type": "export", "format": "csv", "page_id": 424242}', "not_found",
      14, "424242"),
     (page(""), "bad_page", "pg", "empty"),
+    ('{"v": 1, "id": 15, "type": "stats", "site": "   "}', "invalid", 15, "site"),
+    ('{"v": 1, "id": 16, "type": "forget_site", "site": "."}', "invalid", 16, "site"),
     ("[" * 100_000 + "]" * 100_000, "bad_json", None, "nested too deeply"),
     ('{"v": 1, "id": ' + '"' + "x" * 100 + '", "type": "ping"}', "invalid", None, "longer"),
 ]

@@ -24,6 +24,11 @@ PING_BUDGET_S = 0.1
 BIG_PAGE_BYTES = 20 * 1024 * 1024
 MIN_PINGS = 5
 """Pings that must be answered while the big page is in the worker, for the proof to count."""
+ON_TIME_SHARE = 0.9
+"""Share of those pings that must answer within the budget. A blocked event loop delays every
+ping for as long as it is blocked (a thread-pool server stalled 260 ms at a time on this
+page), so this catches it, while a neighbour process taking the CPU for a moment on this
+shared 2-core machine cannot fail the test. Unloaded, every ping answers in under 10 ms."""
 
 
 def big_page() -> str:
@@ -69,7 +74,16 @@ async def test_ping_answers_within_100_ms_while_a_20_mb_page_is_processed(
         waiting.cancel()
         assert result["type"] == "result" and result["kind"] == "article"
         assert len(rtts) >= MIN_PINGS, f"the page took only {len(rtts)} pings"
-        assert max(rtts) < PING_BUDGET_S, sorted(rtts)[-5:]
+        fast = sum(1 for rtt in rtts if rtt < PING_BUDGET_S)
+        assert fast >= ON_TIME_SHARE * len(rtts), sorted(rtts)[-5:]
+        # The worker's heap grew for the big page: it is recycled, not kept at that size.
+        workers = server.app[STATE].workers
+        assert (await c.request("ping"))["type"] == "pong"
+        for _ in range(100):
+            if workers.recycled:
+                break
+            await asyncio.sleep(0.05)
+        assert workers.recycled == 1
 
 
 def free_port() -> int:
@@ -181,3 +195,18 @@ async def test_a_crashed_worker_is_replaced(tmp_path: Path) -> None:
         after = await c.request("page", url=f"https://{site}/3", html=article_page(3))
         assert after["type"] == "result" and after["model"]["pages"] >= 0
         assert (await c.request("stats"))["pages"] == 1
+
+
+@pytest.mark.asyncio
+async def test_a_worker_over_its_memory_limit_is_recycled_without_losing_learning(
+        tmp_path: Path) -> None:
+    site = "planet.example"
+    async with running_server(tmp_path, worker_memory_mb=1) as server, client(server) as c:
+        workers = server.app[STATE].workers
+        before = await workers.run(site, os.getpid)
+        replies = [await c.request("page", url=f"https://{site}/{n}", html=article_page(n),
+                                   collect=True) for n in range(4)]
+        after = await workers.run(site, os.getpid)
+        assert workers.recycled == 1 and after != before
+        assert [r["model"]["pages"] for r in replies] == [0, 1, 2, 3]
+        assert replies[3]["method"] == "template+econ"

@@ -473,3 +473,48 @@ def test_sigkill_mid_write_loses_no_reported_page(tmp_path: Path) -> None:
             page = s.get_page(page_id)
             assert page is not None and not page.corrupt and "more text" in page.html
         s.add_page("crash.example", "https://crash.example/after", "<p>after</p>")
+
+
+# -- schema version 2, listings for the server -------------------------------------------------
+
+
+def test_version_1_file_gains_model_summaries(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file written before summaries existed is migrated; its models read as empty
+    summaries until saved again."""
+    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:1])
+    Store.open(tmp_path).close()
+    monkeypatch.undo()
+    with raw_db(tmp_path) as conn:
+        conn.execute("INSERT INTO sites (site, created_at) VALUES (?, 0)", (SITE,))
+        conn.execute("INSERT INTO site_models (site, kind, version, data, updated_at) "
+                     "VALUES (?, 'site_model', 1, '{\"version\": 1}', 0)", (SITE,))
+    with Store.open(tmp_path) as s:
+        assert s.load_model(SITE, "site_model") == {"version": 1}
+        [(site, (summary, _))] = s.model_summaries("site_model").items()
+        assert (site, summary) == (SITE, {})
+        s.save_model(SITE, "site_model", {"version": 1}, 1, summary={"pages": 3})
+        assert s.model_summaries("site_model")[SITE][0] == {"pages": 3}
+    with raw_db(tmp_path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+
+
+def test_pages_per_day_recent_pages_and_page_site(store: Store) -> None:
+    day = 86_400.0
+    ids = [store.add_page(SITE, f"https://example.com/{n}", page_html(n),
+                          seen_at=1_700_000_000 + n * day / 2) for n in range(4)]
+    store.add_page("other.example", "https://other.example/", page_html(9),
+                   seen_at=1_700_000_000)
+    assert store.pages_per_day(SITE) == [(SITE, "2023-11-14", 1), (SITE, "2023-11-15", 2),
+                                         (SITE, "2023-11-16", 1)]
+    assert len(store.pages_per_day()) == 4
+    assert [p.id for p in store.recent_pages(SITE, 2)] == ids[:1:-1]
+    assert store.recent_pages(SITE, 2)[0].raw == b""  # listings carry no HTML
+    assert store.page_site(ids[0]) == SITE and store.page_site(99_999) is None
+
+
+def test_sites_carry_their_settings(store: Store) -> None:
+    store.add_page(SITE, URL, HTML)
+    store.set_site_settings("other.example", collect=True)
+    settings = {info.site: info.settings for info in store.sites()}
+    assert settings == {SITE: {"collect": False}, "other.example": {"collect": True}}

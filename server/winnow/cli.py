@@ -74,6 +74,7 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
         DEFAULT_PORT,
         MAX_MESSAGE_BYTES,
         MODELS_PER_WORKER,
+        WORKER_MEMORY_MB,
     )
 
     serve.add_argument("--host", default=DEFAULT_HOST,
@@ -91,6 +92,9 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--models-per-worker", type=int, default=MODELS_PER_WORKER,
                        help="site models each worker keeps in memory (default "
                             f"{MODELS_PER_WORKER})")
+    serve.add_argument("--worker-memory-mb", type=float, default=WORKER_MEMORY_MB,
+                       help="recycle a worker holding more memory than this after a page "
+                            f"(default {WORKER_MEMORY_MB:g}; 0 never)")
     serve.add_argument("--max-message-bytes", type=int, default=MAX_MESSAGE_BYTES,
                        help=f"largest WebSocket message (default {MAX_MESSAGE_BYTES:,})")
 
@@ -124,6 +128,7 @@ def run_serve(args: argparse.Namespace) -> int:
                        port=args.port, max_message_bytes=args.max_message_bytes,
                        workers=args.workers or default_workers(),
                        models_per_worker=args.models_per_worker,
+                       worker_memory_mb=args.worker_memory_mb or None,
                        extension_ids=tuple(args.extension_id),
                        allow_remote=args.allow_remote))
     return 0

@@ -67,7 +67,8 @@ def _lifetime(config: ServerConfig,
               policy: Policy) -> Callable[[web.Application], AsyncIterator[None]]:
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         store = Store.open(config.data_dir)
-        workers = Workers(config.data_dir, config.workers, config.models_per_worker)
+        workers = Workers(config.data_dir, config.workers, config.models_per_worker,
+                          config.worker_memory_mb)
         threads = ThreadPoolExecutor(IO_THREADS, thread_name_prefix="winnow-io")
         state = ServerState(config, policy, store, workers, threads)
         app[STATE] = state

@@ -35,10 +35,14 @@ HEARTBEAT_S = 30.0
 MODEL_FLUSH_S = 30.0
 """How often the workers are asked to save the site models that have gone unsaved for
 `worker.SAVE_INTERVAL_S` (all of them at shutdown)."""
-MODELS_PER_WORKER = 4
+MODELS_PER_WORKER = 3
 """Site models each worker keeps in memory (least recently used ones are saved and dropped;
-loading one back takes about 25 ms). A model learned from 40 pages of a news site holds about
-9 MB, so this is what keeps the server under 300 MB however many sites are browsed."""
+loading one back takes about 25 ms). A model learned from 40 pages of a news site takes
+10-15 MB of a worker's memory, so this bounds memory however many sites are browsed."""
+WORKER_MEMORY_MB = 120.0
+"""A worker holding more resident memory than this after a page is recycled (see
+`workers.Workers`): with the server process and the forkserver, the whole server then stays
+under 300 MB, and one huge page does not leave a worker holding its heap for good."""
 
 
 def default_workers() -> int:
@@ -57,6 +61,7 @@ class ServerConfig:
     max_message_bytes: int = MAX_MESSAGE_BYTES
     workers: int = field(default_factory=default_workers)
     models_per_worker: int = MODELS_PER_WORKER
+    worker_memory_mb: float | None = WORKER_MEMORY_MB
     extension_ids: tuple[str, ...] = ()
     allow_remote: bool = False
     allowed_hosts: tuple[str, ...] = ()

@@ -44,6 +44,10 @@ learning, or by the server's periodic `flush` when the site has gone quiet. Savi
 stored page)."""
 
 
+MEMORY_FIELD = "worker_memory_mb"
+"""The field of `visit`'s answer that reports the worker's resident memory."""
+
+
 class NotFound(LookupError):
     """No stored page with that id."""
 
@@ -97,7 +101,8 @@ def ready() -> bool:
 
 def visit(site: str, url: str, html: str, title: str | None, collect: bool) -> dict[str, Any]:
     """Extract a page with the site's model and store it when the message or the site's
-    settings say collect; return the reply's fields (result, page_id, stored, model)."""
+    settings say collect; return the reply's fields (result, page_id, stored, model) and,
+    under MEMORY_FIELD, this worker's memory (the server takes it out)."""
     learner = _learner()
     assert _state is not None
     collect = collect or bool(learner.store.site_settings(site).get("collect"))
@@ -105,7 +110,16 @@ def visit(site: str, url: str, html: str, title: str | None, collect: bool) -> d
     _state.pending[site] = done
     return {**done.result.to_dict(), "page_id": done.page_id,
             "stored": done.page_id is not None, "site": site,
-            "model": done.model_state(learner.model(site))}
+            "model": done.model_state(learner.model(site)), MEMORY_FIELD: resident_mb()}
+
+
+def resident_mb() -> float | None:
+    """This process's resident memory in MB (Linux /proc), or None where unknown."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def learn(site: str) -> int | None:

@@ -167,7 +167,8 @@ async def page(state: ServerState, req: Request, received: float) -> dict[str, A
 
 async def stats(state: ServerState, req: Request, received: float) -> dict[str, Any]:
     """Sites with their pages stored, clusters learned and collect setting."""
-    rows = await state.site_stats(req.data.get("site"))
+    site = req.data.get("site")
+    rows = await state.site_stats(None if site is None else _normalized(site))
     sites = [{k: row[k] for k in STATS_FIELDS} for row in rows]
     return envelope("stats", req.id, sites=sites, pages=sum(s["pages"] for s in sites))
 
