@@ -115,6 +115,20 @@ def test_reader_themes_screenshots(browser: Browser, theme: str, showcase: Any) 
     save_artifact(reader, f"reader-{theme}", full_page=theme == "light")
 
 
+def test_reader_auto_theme_follows_the_system(showcase: Any) -> None:
+    showcase.click("button[popovertarget='type-panel']")
+    showcase.click("#type-panel [data-pref='theme'] [data-value='auto']")
+    showcase.keyboard.press("Escape")
+    background = "getComputedStyle(document.documentElement).backgroundColor"
+    try:
+        showcase.emulate_media(color_scheme="dark")
+        assert showcase.evaluate(background) == THEME_BACKGROUNDS["dark"]
+        showcase.emulate_media(color_scheme="light")
+        assert showcase.evaluate(background) == THEME_BACKGROUNDS["light"]
+    finally:
+        showcase.emulate_media(color_scheme=None)
+
+
 def test_reader_print_styles(showcase: Any) -> None:
     showcase.emulate_media(media="print")
     try:
