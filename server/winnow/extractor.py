@@ -53,6 +53,8 @@ def extract_page(page: Page, template: Template | None = None,
     noise = list(template.noise) if template else []
     context = PageContext(url, meta.title, meta.lang, now or datetime.now(UTC), page.has_ids)
     thread = find_thread(page, context, template.records if template else None)
+    if thread is not None and not thread.are_posts():
+        thread = None  # dated teasers or an archive: ECON runs once, on the whole page
     clock.lap("mibat")
     found = extract_article(page, PageHints(meta.heading, noise + (thread.elements
                                                                    if thread else [])))

@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from lxml.html import HtmlElement
@@ -76,6 +77,9 @@ ASIDE_TAGS = frozenset({"aside", "nav", "footer"})
 ASIDE_ROLES = frozenset({"complementary", "navigation", "contentinfo"})
 ASIDE_RE = re.compile(r"sidebar|widget|(?:^|[\s_-])rail(?:$|[\s_-])", re.I)
 """Page furniture beside a thread: records of its kind there (a "best comment" box) quote it."""
+
+DATE_CACHE_SIZE = 8192
+"""Short texts whose date test is remembered (a few pages' worth)."""
 
 COMMENT_ITEM_TAGS = frozenset({"li", "article"})
 COMMENT_NAME_RE = re.compile(r"comment", re.I)
@@ -159,16 +163,23 @@ def dom_tree(root: HtmlElement) -> DomTree:
 
 def _is_pivot_node(el: HtmlElement, length: int) -> bool:
     """A node whose short text is a post date, or whose date attribute is one."""
-    if 0 < length <= MAX_PIVOT_TEXT and parse_date(el.text_content()) is not None:
-        return True
     if length > MAX_PIVOT_TEXT:
         return False
+    if length and _holds_date(el.text_content()):
+        return True
     for name in DATE_ATTRS:
         value = el.get(name)
         if value and (name != "title" or any(ch.isdigit() for ch in value)) \
                 and parse_datetime_attr(value) is not None:
             return True
     return False
+
+
+@lru_cache(maxsize=DATE_CACHE_SIZE)
+def _holds_date(text: str) -> bool:
+    """Whether a short text holds a date; cached, since a page repeats its labels, names
+    and dates from record to record (and pages of a site repeat them too)."""
+    return parse_date(text) is not None
 
 
 # --- simple tree matching ----------------------------------------------------------------------

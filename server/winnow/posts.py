@@ -194,6 +194,11 @@ class Thread:
     learned: bool = False
     """True when the records come from a site's learned record template."""
 
+    def are_posts(self) -> bool:
+        """Whether the records read as posts (see `router.are_posts`)."""
+        return are_posts([len(post.text) for post in self.posts],
+                         sum(1 for post in self.posts if post.author))
+
     def comment_hint(self) -> bool:
         """True when a record or an ancestor of the region is named for comments."""
         return in_comments(self.dom, self.region)
@@ -266,8 +271,7 @@ def find_thread(page: Page, context: PageContext,
         thread = _thread(dom, same_kind_records(matcher, dom, main), context)
         if is_story_list(dom, thread.region):
             continue
-        if are_posts([len(post.text) for post in thread.posts],
-                     sum(1 for post in thread.posts if post.author)):
+        if thread.are_posts():
             return thread
         first = first or thread
     lone = lone_comments(dom)
