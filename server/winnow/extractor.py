@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from winnow.article import ArticleContent, PageHints, extract_article
 from winnow.metadata import Metadata, extract_metadata, text_direction
-from winnow.page import Page, parse_page
+from winnow.page import HtmlElement, Page, parse_page
 from winnow.posts import PageContext, Thread, find_thread
 from winnow.render import Rendered, render_article
 from winnow.result import Article, ArticleInfo, Extraction
@@ -56,16 +56,10 @@ def extract_page(page: Page, template: Template | None = None,
     if thread is not None and not thread.are_posts():
         thread = None  # dated teasers or an archive: ECON runs once, on the whole page
     clock.lap("mibat")
-    found = extract_article(page, PageHints(meta.heading, noise + (thread.elements
-                                                                   if thread else [])))
-    role = _thread_role(thread, found, url, meta)
-    if thread is not None and role == "none":
-        found = extract_article(page, PageHints(meta.heading, noise))
+    found, rendered, role = _article_beside(page, meta, noise, thread)
     if found is not None:
         meta.dir = text_direction(page, found.source)
     clock.lap("extract")
-    rendered = render_article(found.content, url, meta.title, meta.byline) if found else None
-    clock.lap("render")
     kind = {"thread": "thread", "comments": "article"}.get(role) or \
         route(page, rendered.text if rendered else "", found.page_chars if found else 0)
     result = Extraction(kind=kind, method="template+econ" if template else "econ",
@@ -94,15 +88,34 @@ def extract_page(page: Page, template: Template | None = None,
     )
 
 
-def _thread_role(thread: Thread | None, found: ArticleContent | None, url: str | None,
-                 meta: Metadata) -> str:
+def _article_beside(page: Page, meta: Metadata, noise: list[HtmlElement],
+                    thread: Thread | None
+                    ) -> tuple[ArticleContent | None, Rendered | None, str]:
+    """ECON's article with the records left out, rendered, and the records' role; when the
+    records are neither a thread nor comments, ECON runs again on the whole page."""
+    found = extract_article(page, PageHints(meta.heading, noise + (thread.elements
+                                                                   if thread else [])))
+    rendered = _render(found, page.url, meta)
+    role = _thread_role(thread, found, rendered, meta)
+    if thread is not None and role == "none":
+        found = extract_article(page, PageHints(meta.heading, noise))
+        rendered = _render(found, page.url, meta)
+    return found, rendered, role
+
+
+def _render(found: ArticleContent | None, url: str | None, meta: Metadata) -> Rendered | None:
+    return render_article(found.content, url, meta.title, meta.byline) if found else None
+
+
+def _thread_role(thread: Thread | None, found: ArticleContent | None,
+                 rendered: Rendered | None, meta: Metadata) -> str:
     """Place the record region: thread, comments or none (see `router.thread_role`)."""
     if thread is None:
         return "none"
     article_chars = 0
     before = False
-    if found is not None:
-        article_chars = weighted_length(render_article(found.content, url, meta.title).text)
+    if found is not None and rendered is not None:
+        article_chars = weighted_length(rendered.text)
         before = thread.starts_after(found.source)
     authored = sum(1 for post in thread.posts if post.author)
     headed = meta.heading is not None and thread.holds(meta.heading)

@@ -856,6 +856,8 @@ def _author_score(dom: _View, v: int) -> int:
     el = dom.elements[v]
     if not 0 < dom.text_len[v] <= MAX_AUTHOR_CHARS:
         return 0
+    if el.tag != "a" and el.tag != NAME_TAG and not dom.tree.texts[v] and not _hinted(el):
+        return 0  # no name of its own, no link, no hint: nothing to score
     parent = el.getparent()
     hinted = _hinted(el) or _hinted(parent)
     near = el.tag == "a" and parent is not None and _hinted(parent.getparent())
