@@ -47,7 +47,7 @@ def news_page(n: int) -> str:
 
 def gallery_page(n: int) -> str:
     """A page of another template: a table-based gallery layout."""
-    rows = "".join(f"<tr><td><img src='/p{n}_{k}.jpg'></td><td><span>Photo {k}</span></td>"
+    rows = "".join(f"<tr><td><img src='/p{n}_{k}.jpg'></td><td><span>Photo {n}.{k}</span></td>"
                    f"<td><b>{k}</b></td></tr>" for k in range(12))
     return (f"<html><body><table id='g'><tbody>{rows}</tbody></table><ul>"
             + "".join(f"<li><em>tag {k}</em></li>" for k in range(8)) + "</ul></body></html>")
@@ -169,8 +169,7 @@ def test_cli_learn_then_extract_uses_the_stored_model(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     paths = write_pages(tmp_path, [news_page(n) for n in range(3)])
     data = tmp_path / "data"
-    assert main(["learn", "--data-dir", str(data), "--url", "https://www.example.com/a",
-                 *paths]) == 0
+    assert main(["learn", "--data-dir", str(data), "--site", "www.example.com", *paths]) == 0
     assert "3/3" in capsys.readouterr().err
     target = write_pages(tmp_path / "..", [news_page(5)])
     assert main(["extract", "--learn", "--data-dir", str(data), "--site", "example.com",
@@ -217,3 +216,25 @@ def test_cli_with_a_data_dir_that_is_a_file_says_so(
     assert main(["sites", "--data-dir", str(not_a_dir)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("winnow: cannot use ") and "data directory" in err
+
+
+def test_a_revisited_page_is_not_learned_again() -> None:
+    model = SiteModel("example.com")
+    url = "https://example.com/story/1"
+    for _ in range(3):
+        model.add_page(parse_page(news_page(1), url))
+    model.add_page(parse_page(news_page(1), url + "?utm_source=feed"))
+    assert model.pages_seen == 1
+    model.add_page(parse_page(news_page(2), "https://example.com/story/2"))
+    result = extract(news_page(1), url, model)
+    assert result.method == "template+econ" and result.pages_learned == 2
+    assert result.article is not None
+    assert sentence(1, 1) in result.article.text
+
+
+def test_learned_pages_survive_json_round_trip() -> None:
+    model = SiteModel("example.com")
+    model.add_page(parse_page(news_page(1), "https://example.com/1"))
+    again = SiteModel.from_json(json.loads(json.dumps(model.to_json())))
+    again.add_page(parse_page(news_page(1), "https://example.com/1"))
+    assert again.pages_seen == 1

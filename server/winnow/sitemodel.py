@@ -19,6 +19,7 @@ Pure: no I/O, no clock.
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +51,11 @@ strict matching rejects most pages of a cluster learned from few pages)."""
 
 MAX_ANCHOR_URLS = 5000
 """Link targets whose anchor texts are remembered (Webstemmer's title source)."""
+
+MAX_LEARNED_PAGES = 10000
+"""Pages remembered as learned (by URL and by content), so a revisit or a copy under another
+URL is not learned again: the same page seen twice would make its own content look like
+template (static blocks, repeated chunks) and leave nothing to extract."""
 
 
 @dataclass
@@ -120,6 +126,16 @@ class Template:
     """The cluster's post record template, for pages MiBAT alone cannot read."""
 
 
+def _page_keys(seen: Observation) -> list[str]:
+    """What identifies a page as already learned: its URL, and a digest of its text chunks
+    (the same content under another URL, such as tracking parameters, is the same page)."""
+    digest = hashlib.blake2b(digest_size=8)
+    for chunk in seen.chunks:
+        digest.update(chunk.key.encode())
+    keys = [f"text:{digest.hexdigest()}"]
+    return [f"url:{seen.page.url}", *keys] if seen.page.url else keys
+
+
 @dataclass
 class SiteModel:
     """The templates of one site."""
@@ -129,6 +145,9 @@ class SiteModel:
     clusters: dict[int, ClusterModel] = field(default_factory=dict)
     anchors: OrderedDict[str, list[str]] = field(default_factory=OrderedDict)
     pages_seen: int = 0
+    learned: OrderedDict[str, int] = field(default_factory=OrderedDict)
+    """Keys of the pages learned, their URL and their content digest (most recent last) ->
+    the cluster they joined."""
 
     def observe(self, page: Page) -> Observation:
         """Read what learning and template matching need from a page, once, and find the
@@ -140,7 +159,12 @@ class SiteModel:
         return Observation(page, tree, page_layout, chunks, matches)
 
     def add(self, seen: Observation) -> int:
-        """Learn from an observed page; return the id of the cluster it joined."""
+        """Learn from an observed page; return the id of the cluster it joined. A page whose
+        URL was learned before is not learned again (its cluster's id is returned)."""
+        keys = _page_keys(seen)
+        revisit = self._revisited(keys)
+        if revisit is not None:
+            return revisit
         assignment = self.clusterer.add(seen.tree, seen.layout.signature, seen.matches)
         cluster = assignment.cluster
         assert cluster is not None
@@ -149,9 +173,26 @@ class SiteModel:
         model = self.clusters.setdefault(cluster, ClusterModel())
         model.learn(seen, self.anchors, seen.page.url or str(self.pages_seen))
         self._remember_anchors(seen.layout)
+        self._remember_learned(keys, cluster)
         self.pages_seen += 1
         seen.matches = None  # the clusters changed: a second add must look again
         return cluster
+
+    def _revisited(self, keys: list[str]) -> int | None:
+        """The cluster this page joined when it was learned before, if that still exists."""
+        for key in keys:
+            cluster = self.learned.get(key)
+            if cluster is not None and cluster in self.clusterer.clusters:
+                self.learned.move_to_end(key)
+                return cluster
+        return None
+
+    def _remember_learned(self, keys: list[str], cluster: int) -> None:
+        for key in keys:
+            self.learned[key] = cluster
+            self.learned.move_to_end(key)
+        while len(self.learned) > MAX_LEARNED_PAGES:
+            self.learned.popitem(last=False)
 
     def add_page(self, page: Page) -> int:
         """Learn from a page; return the id of the cluster it joined."""
@@ -213,7 +254,8 @@ class SiteModel:
         return {"version": FORMAT_VERSION, "site": self.site, "pages_seen": self.pages_seen,
                 "clusterer": self.clusterer.to_json(),
                 "clusters": {str(cid): m.to_json() for cid, m in self.clusters.items()},
-                "anchors": list(self.anchors.items())}
+                "anchors": list(self.anchors.items()),
+                "learned": list(self.learned.items())}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SiteModel:
@@ -224,4 +266,5 @@ class SiteModel:
                    clusters={int(k): ClusterModel.from_json(v)
                              for k, v in data["clusters"].items()},
                    anchors=OrderedDict((str(u), [str(t) for t in ts])
-                                       for u, ts in data["anchors"]))
+                                       for u, ts in data["anchors"]),
+                   learned=OrderedDict((str(u), int(c)) for u, c in data.get("learned", [])))
