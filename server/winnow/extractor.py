@@ -11,8 +11,8 @@ from winnow.metadata import Metadata, extract_metadata, text_direction
 from winnow.page import HtmlElement, Page, parse_page
 from winnow.posts import PageContext, Thread, find_thread
 from winnow.render import Rendered, render_article
-from winnow.result import Article, ArticleInfo, Extraction
-from winnow.router import route, thread_role, weighted_length
+from winnow.result import Article, ArticleInfo, Extraction, PageKind
+from winnow.router import ThreadRole, route, thread_role, weighted_length
 from winnow.sitemodel import SiteModel, Template
 
 EXCERPT_CHARS = 200
@@ -60,8 +60,8 @@ def extract_page(page: Page, template: Template | None = None,
     if found is not None:
         meta.dir = text_direction(page, found.source)
     clock.lap("extract")
-    kind = {"thread": "thread", "comments": "article"}.get(role) or \
-        route(page, rendered.text if rendered else "", found.page_chars if found else 0)
+    kind: PageKind = "thread" if role == "thread" else "article" if role == "comments" \
+        else route(page, rendered.text if rendered else "", found.page_chars if found else 0)
     result = Extraction(kind=kind, method="template+econ" if template else "econ",
                         title=meta.title, url=url)
     if template is not None:
@@ -90,7 +90,7 @@ def extract_page(page: Page, template: Template | None = None,
 
 def _article_beside(page: Page, meta: Metadata, noise: list[HtmlElement],
                     thread: Thread | None
-                    ) -> tuple[ArticleContent | None, Rendered | None, str]:
+                    ) -> tuple[ArticleContent | None, Rendered | None, ThreadRole]:
     """ECON's article with the records left out, rendered, and the records' role; when the
     records are neither a thread nor comments, ECON runs again on the whole page."""
     found = extract_article(page, PageHints(meta.heading, noise + (thread.elements
@@ -108,7 +108,7 @@ def _render(found: ArticleContent | None, url: str | None, meta: Metadata) -> Re
 
 
 def _thread_role(thread: Thread | None, found: ArticleContent | None,
-                 rendered: Rendered | None, meta: Metadata) -> str:
+                 rendered: Rendered | None, meta: Metadata) -> ThreadRole:
     """Place the record region: thread, comments or none (see `router.thread_role`)."""
     if thread is None:
         return "none"
