@@ -116,7 +116,8 @@ def test_a_learned_record_template_reads_a_single_post_page() -> None:
 
     model = SiteModel("forum.example")
     for shift in (0, 1):
-        model.add_page(parse_page(page(POSTS[shift:] + POSTS[:shift]), "https://forum.example/t"))
+        model.add_page(parse_page(page(POSTS[shift:] + POSTS[:shift]),
+                                  f"https://forum.example/t/{shift}"))
     single = page(POSTS[:1])
     alone = winnow.extract(single, "https://forum.example/t/9", now=NOW)
     assert alone.kind != "thread"  # one record: nothing to compare it with
