@@ -205,3 +205,24 @@ def test_a_comment_section_of_one_comment() -> None:
     assert (only.author, only.text) == ("Jeremy", "This is the kind of content I love.")
     assert only.permalink == "https://blog.example/rust#comment-1"
     assert "content I love" not in result.article.text
+
+
+def test_a_forum_thread_of_one_post() -> None:
+    post = ('<div class="post" id="p1"><dl class="profile"><dt><a class="username" '
+            'href="./memberlist.php?mode=viewprofile&amp;u=5">r23</a></dt></dl>'
+            '<div class="postbody"><p class="author">by r23 » 21.01.2009, 05:42</p>'
+            f'<div class="content">{"Free software respects your freedom. " * 20}</div>'
+            "</div></div>")
+    result = winnow.extract(f"<html><body><h1>Free software</h1>{post}</body></html>",
+                            now=NOW)
+    assert result.kind == "thread"
+    [only] = result.posts
+    assert only.author == "r23" and only.published == "2009-01-21T05:42"
+    assert only.text.startswith("Free software respects")
+
+
+def test_a_blog_post_with_an_author_page_is_not_a_thread_of_one() -> None:
+    post = ('<article class="post"><h1>Rust</h1><p class="byline">by <a href="/author/ann">'
+            f'Ann</a> on 21.01.2009</p><p>{"Rust is fast, and safe. " * 30}</p></article>')
+    result = winnow.extract(f"<html><body>{post}</body></html>", now=NOW)
+    assert result.kind == "article"

@@ -43,7 +43,7 @@ from lxml.html import HtmlElement
 
 from winnow.dates import PIVOT_MAX_CHARS, is_date_pivot, parse_date, parse_datetime_attr
 from winnow.page import is_hidden
-from winnow.tree import LabelOptions, Tree, TreeError, build_tree, from_arrays
+from winnow.tree import BLOCK_TAGS, LabelOptions, Tree, TreeError, build_tree, from_arrays
 
 PS_THRESHOLD = 0.5
 """Pivot-and-Siblings similarity a pair of anchor trees must exceed (DomainSimilarity > tau in
@@ -77,6 +77,13 @@ ASIDE_TAGS = frozenset({"aside", "nav", "footer"})
 ASIDE_ROLES = frozenset({"complementary", "navigation", "contentinfo"})
 ASIDE_RE = re.compile(r"sidebar|widget|(?:^|[\s_-])rail(?:$|[\s_-])", re.I)
 """Page furniture beside a thread: records of its kind there (a "best comment" box) quote it."""
+
+POST_NAME_RE = re.compile(r"(?:^|\s)post(?:\s|$)", re.I)
+"""The class word of a forum post's box (generic vocabulary)."""
+
+MEMBER_HREF_RE = re.compile(r"member|[?&]u(?:ser)?(?:id)?=\d|/u/\d|/users?/\d", re.I)
+"""Links to a forum member's profile: a member list, a numeric user id (a blog's author
+and profile pages are not a forum's members)."""
 
 DATE_CACHE_SIZE = 8192
 """Short texts whose date test is remembered (a few pages' worth)."""
@@ -673,3 +680,36 @@ def _comment_item(dom: DomTree, pivot: int) -> int | None:
 
 def _names(el: HtmlElement) -> str:
     return f"{el.get('class') or ''} {el.get('id') or ''}"
+
+
+# --- a forum thread of one post (not in the paper) ------------------------------------------
+
+
+def _member_link(a: HtmlElement) -> bool:
+    """A link to a member's profile in a post's header: not one in the post's prose."""
+    if not MEMBER_HREF_RE.search(a.get("href") or ""):
+        return False
+    block = next((p for p in a.iterancestors() if p.tag in BLOCK_TAGS), None)
+    return block is None or len(" ".join(block.text_content().split())) <= MAX_PIVOT_TEXT
+
+
+def lone_post(dom: DomTree) -> Region | None:
+    """The one post of a thread that has no reply yet: the only element named as a post
+    (class word "post") that holds a date and a link to a member's profile. MiBAT needs two
+    records; a site's learned record template (MiBAT+MP) is the better way, this is the
+    fallback for a forum seen for the first time. None unless exactly one such element."""
+    tree = dom.tree
+    found: list[tuple[int, int]] = []
+    for v in range(len(tree)):
+        el = dom.elements[v]
+        if dom.hidden[v] or not POST_NAME_RE.search(el.get("class") or ""):
+            continue
+        if any(v in tree.subtree(f) for f, _ in found):
+            continue
+        pivots = candidates_in(dom, v)
+        if pivots and any(_member_link(a) for a in el.iter("a")):
+            found.append((v, pivots[-1]))
+    if len(found) != 1:
+        return None
+    (a, c), = found
+    return Region(tree.parents[a], [[a]], [a], [(c,)], 0, [0])

@@ -42,6 +42,7 @@ from winnow.mibat import (
     TreeMatcher,
     dom_tree,
     lone_comments,
+    lone_post,
     mine_regions,
     nesting_depths,
     ranked_regions,
@@ -277,6 +278,10 @@ def find_thread(page: Page, context: PageContext,
     lone = lone_comments(dom)
     if lone is not None:
         return _thread(dom, lone, context)
+    if first is None:
+        single = lone_post(dom)
+        if single is not None:
+            return _thread(dom, single, context, learned=True)
     return first
 
 
