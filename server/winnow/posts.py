@@ -267,22 +267,41 @@ def find_thread(page: Page, context: PageContext,
         region = template_records(dom, records)
         if region is not None:
             return _thread(dom, region, context, learned=True)
-    first: Thread | None = None
+    listed = False
     for main in ranked[:MAX_REGION_TRIES]:
-        thread = _thread(dom, same_kind_records(matcher, dom, main), context)
-        if is_story_list(dom, thread.region):
+        region = same_kind_records(matcher, dom, main)
+        if is_story_list(dom, region):
             continue
+        listed = True
+        if not _signed(dom, region):
+            continue  # unsigned records are no posts: not worth reading (rendering) them
+        thread = _thread(dom, region, context)
         if thread.are_posts():
             return thread
-        first = first or thread
     lone = lone_comments(dom)
     if lone is not None:
         return _thread(dom, lone, context)
-    if first is None:
+    if not listed:
         single = lone_post(dom)
         if single is not None:
             return _thread(dom, single, context, learned=True)
-    return first
+    return None
+
+
+def _signed(dom: DomTree, region: Region) -> bool:
+    """Whether more than half the records name an author, as `region_posts` reads them;
+    checked before the records' bodies are rendered."""
+    comments = in_comments(dom, region)
+    signed = 0
+    for record, pivots in zip(region.records, region.pivots, strict=True):
+        view = _View(dom, frozenset(), record)
+        if find_author(view, record) is not None:
+            signed += 1
+        elif comments:
+            pivot = pick_pivot(dom, pivots)
+            signed += _line_link_author(view, pivot) is not None \
+                or _line_author(dom, pivot) is not None
+    return signed * 2 > len(region.records)
 
 
 def _thread(dom: DomTree, region: Region, context: PageContext,
