@@ -34,8 +34,8 @@ def test_results_match_the_schema(html: str | bytes) -> None:
 
 def test_learned_result_matches_the_schema() -> None:
     model = SiteModel("example.com")
-    for _ in range(2):
-        model.add_page(parse_page(ARTICLE))
+    for n in range(2):
+        model.add_page(parse_page(ARTICLE.replace("budget", f"budget {n}")))
     result = extract(ARTICLE, None, model)
     assert result.method == "template+econ"
     validate(result.to_dict())
