@@ -33,6 +33,7 @@ import winnow
 from evaluate import _git_state, _nproc, percentile, write_section
 from mdr import Record, mine_records
 from winnow import evaluation as ev
+from winnow.export import export_posts
 from winnow.page import PageError, parse_page
 from winnow.result import Extraction, Post
 
@@ -45,13 +46,7 @@ PostRunner = Callable[[bytes, str | None], Sequence[Any]]
 
 def winnow_posts(html: bytes, url: str | None) -> list[Post]:
     """Winnow's posts: a thread's posts, or the comments of an article."""
-    return list(posts_of(winnow.extract(html, url)))
-
-
-def posts_of(result: Extraction) -> list[Post]:
-    if result.posts:
-        return result.posts
-    return result.article.comments if result.article is not None else []
+    return list(export_posts(winnow.extract(html, url)))
 
 
 def mdr_posts(html: bytes, url: str | None) -> list[Record]:
@@ -188,7 +183,7 @@ def route_articles(set_name: str) -> Routing:
         kinds[kind] += 1
         if kind == "thread":
             routing.misrouted.append(case.id)
-        comments = "\n\n".join(post.text for post in posts_of(result)
+        comments = "\n\n".join(post.text for post in export_posts(result)
                                if result.article is not None)
         if case.comments and case.comments.strip():
             recalls.append(ev.recall(ev.page_counts(case.comments, comments)))

@@ -1,4 +1,5 @@
-"""Quality gate: Winnow's article F1 per evaluation set must stay at or above its pinned floor.
+"""Quality gate: Winnow's article F1 per evaluation set must stay at or above its pinned floor,
+and no article page may come back as a thread unless it has comments (issue 4's routing rule).
 
 Floors and the corpus fingerprint live in quality_floors.json; re-pin both with
 `.venv/bin/python bench/evaluate.py --engines winnow --pin-floors`. Without the shared data
@@ -14,6 +15,8 @@ from typing import Any
 import pytest
 from helpers import require_corpus
 from winnow import evaluation as ev
+from winnow import extract
+from winnow.page import PageError
 
 FLOORS_PATH = Path(__file__).with_name("quality_floors.json")
 REPIN = "re-pin with: .venv/bin/python bench/evaluate.py --engines winnow --pin-floors"
@@ -35,10 +38,23 @@ def test_corpus_matches_pinned_floors(floors: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("set_name", ev.SETS)
 def test_article_f1_above_floor(floors: dict[str, Any], set_name: str) -> None:
-    cases = ev.load_cases(set_name)
-    score = ev.aggregate(ev.page_counts(case.gold, ev.extract_text(case.html, case.url)[0])
-                         for case in cases)
+    counts = []
+    threads, empty = [], []
+    for case in ev.load_cases(set_name):
+        try:
+            result = extract(case.html, case.url)
+        except PageError:
+            counts.append(ev.page_counts(case.gold, ""))
+            continue
+        counts.append(ev.page_counts(case.gold, result.article.text if result.article else ""))
+        if result.kind == "thread" and not case.comments:
+            threads.append(case.id)
+        if (result.kind == "article") != (result.article is not None):
+            empty.append(case.id)
+    score = ev.aggregate(counts)
     floor = floors["floors"][set_name]
     assert score.f1 >= floor, (
         f"{set_name}: F1 {score.f1:.4f} (P {score.precision:.4f}, R {score.recall:.4f}) "
         f"fell below the pinned floor {floor:.3f}")
+    assert not threads, f"{set_name}: article pages without comments routed as threads: {threads}"
+    assert not empty, f"{set_name}: kind 'article' and the article disagree on {empty}"

@@ -73,6 +73,8 @@ def extract_page(page: Page, template: Template | None = None,
         result.timing_ms = clock.done()
         return result
     if found is None or rendered is None or kind != "article":
+        if kind == "article":
+            result.kind = "other"  # article-like paragraphs, but no body ECON could find
         result.timing_ms = clock.done()
         return result
     article = _article(meta, rendered)
