@@ -53,6 +53,7 @@ import websockets
 import winnow
 from evaluate import _git_state, _nproc, percentile, write_section
 from winnow import evaluation as ev
+from winnow.server.state import MODELS_PER_WORKER, WORKER_MEMORY_MB
 from winnow.sitemodel import SiteModel
 
 SECTION = "server"
@@ -95,6 +96,7 @@ class Run:
     latencies_ms: list[float] = field(default_factory=list)
     server_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    recycled: int = 0
 
     @property
     def pages(self) -> int:
@@ -122,10 +124,16 @@ class Server:
     def __init__(self, data_dir: Path, workers: int) -> None:
         self.port = free_port()
         self.data_dir = data_dir
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "winnow.cli", "serve", "--port", str(self.port),
-             "--data-dir", str(data_dir), "--workers", str(workers)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        self.log = data_dir.parent / "server.log"
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "winnow.cli", "serve", "--port", str(self.port),
+                 "--data-dir", str(data_dir), "--workers", str(workers)],
+                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def recycled(self) -> int:
+        """Worker recycles the server logged so far."""
+        return self.log.read_text(errors="replace").count("recycled")
 
     @property
     def url(self) -> str:
@@ -166,8 +174,6 @@ class Server:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(10)
-        if self.process.stderr is not None:
-            self.process.stderr.close()
 
 
 def _kb(path: Path, key: str) -> int:
@@ -335,7 +341,7 @@ def describe(run: Run) -> str:
     return (f"| {run.name} | {run.pages} | {run.pages / run.seconds:.1f} | "
             f"{percentile(lat, 50):.1f} | {percentile(lat, 95):.1f} | "
             f"{percentile(lat, 99):.1f} | {max(lat):.1f} | "
-            f"{statistics.median(run.server_ms):.1f} | {len(run.errors)} |")
+            f"{statistics.median(run.server_ms):.1f} | {run.recycled} | {len(run.errors)} |")
 
 
 async def bench(args: argparse.Namespace) -> str:
@@ -351,7 +357,9 @@ async def bench(args: argparse.Namespace) -> str:
                                 (f"busy, think {BUSY_THINK_S[0]:g}-{BUSY_THINK_S[1]:g} s",
                                  BUSY_THINK_S),
                                 ("saturation, no think time", None)):
+                before = server.recycled()
                 runs.append(await load_run(server, pages, name, args.duration, think, copies))
+                runs[-1].recycled = server.recycled() - before
                 memory.append(server.memory_mb())
             stored, fill_sites, fill_s = await fill(server, pages, args.fill, args.fill_sites)
             memory.append(server.memory_mb())
@@ -376,7 +384,9 @@ def report(args: argparse.Namespace, pages: list[Page], single: tuple[list[float
         "",
         f"Command: `{command}`  ",
         f"Date: {now}; machine: {_nproc()} cores, {platform.machine()}, Python "
-        f"{platform.python_version()}; winnow {winnow.__version__}; commit {_git_state()}.",
+        f"{platform.python_version()}; winnow {winnow.__version__}; commit {_git_state()}; "
+        f"load average at the start {args.load_before:.1f}, at the end "
+        f"{os.getloadavg()[0]:.1f} (other work shares these cores).",
         "",
         f"`winnow serve --workers {args.workers}` in its own process, a fresh data dir; "
         f"{len(pages)} Big9 news pages (median {median_kb:.0f} KB) "
@@ -403,8 +413,8 @@ def report(args: argparse.Namespace, pages: list[Page], single: tuple[list[float
         f"### {CLIENTS} concurrent clients, {args.duration:g} s each",
         "",
         "| run | replies | pages/s | p50 ms | p95 ms | p99 ms | max ms | server median ms | "
-        "errors |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "workers recycled | errors |",
+        "|---|---|---|---|---|---|---|---|---|---|",
         *(describe(run) for run in runs),
         "",
         f"- **browsing** is the acceptance run: {CLIENTS} clients each send a page, wait for "
@@ -427,8 +437,9 @@ def report(args: argparse.Namespace, pages: list[Page], single: tuple[list[float
         f"Filled to {stored:,} stored pages (besides those of the runs above, "
         f"{fill_sites} more sites) through the socket: {FILL_CLIENTS} clients each browse "
         f"their share of the sites one site at a time ({fill_s:.0f} s). Each worker keeps "
-        "at most 4 site models in memory (`--models-per-worker`); the others are saved "
-        "and loaded back when their site is visited again. Resident memory then:",
+        f"at most {MODELS_PER_WORKER} site models in memory (`--models-per-worker`); the "
+        "others are saved and loaded back when their site is visited again, and a worker "
+        f"holding more than {WORKER_MEMORY_MB:g} MB after a page is recycled. Memory then:",
         "",
         "| process | RSS MB | PSS MB |",
         "|---|---|---|",
@@ -455,6 +466,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--write", type=Path, help="replace the Server section of this file")
     args = parser.parse_args()
+    args.load_before = os.getloadavg()[0]
     text = asyncio.run(bench(args))
     print(text)
     if args.write:

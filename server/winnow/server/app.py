@@ -99,6 +99,8 @@ async def _flush_models(workers: Workers, every: float) -> None:
 
 def serve(config: ServerConfig) -> None:
     """Run the server until interrupted (the `winnow serve` command)."""
+    logging.basicConfig(level=logging.INFO, format="winnow: %(message)s")
+    logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
     if not is_loopback(config.host):
         if not config.allow_remote:
             raise ValueError(f"refusing to listen on {config.host}, which is not a loopback "

@@ -45,7 +45,7 @@ START_METHOD = "forkserver"
 """New worker processes start from a clean server process, not a fork of the threaded one;
 the forkserver preloads `winnow.server.worker`, so a new worker starts in milliseconds and
 shares the imported modules' memory with the others."""
-RECYCLE_INTERVAL_S = 30.0
+RECYCLE_INTERVAL_S = 60.0
 """A slot is recycled at most this often, however much memory its worker holds."""
 
 
