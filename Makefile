@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean chromium
+.PHONY: run test lint bench clean browser-deps
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,10 +15,10 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/winnow serve
 
-chromium:
-	scripts/ensure-chromium
+browser-deps:
+	scripts/install-browser-deps
 
-test: $(STAMP) chromium
+test: $(STAMP) browser-deps
 	$(VENV)/bin/ruff check server tests bench
 	$(PY) -m pytest -q
 

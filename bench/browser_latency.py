@@ -218,7 +218,7 @@ def main() -> None:
     parser.add_argument("--write", type=Path, help="replace the Extension section of this file")
     args = parser.parse_args()
     if not CHROMIUM.exists():
-        sys.exit(f"{CHROMIUM} is not installed (scripts/ensure-chromium installs it)")
+        sys.exit(f"{CHROMIUM} is not installed (scripts/install-browser-deps installs it)")
     samples = run(args.limit)
     command = ".venv/bin/python bench/browser_latency.py" + (
         f" --limit {args.limit}" if args.limit else "") + (

@@ -398,7 +398,7 @@ def find_worker(context: Any) -> Any:
 def browser(winnow_server: WinnowServer, pages: PageServer,
             tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing and CI is set: install it (scripts/ensure-chromium)")
+        pytest.fail(f"{CHROMIUM} is missing and CI is set: install it (scripts/install-browser-deps)")
     from playwright.sync_api import sync_playwright
 
     base = tmp_path_factory.mktemp("chromium")
