@@ -130,6 +130,8 @@ async def test_dashboard_in_chromium(tmp_path: Path) -> None:
                     "#summary")
                 assert await page.locator("#per-day polyline").count() == 2
                 await page.click(f"#sites tr[data-site='{SITE}']")
+                await page.wait_for_function(
+                    f"document.getElementById('site-title').textContent === '{SITE}'")
                 await page.wait_for_selector("#clusters tbody tr")
                 assert await page.locator("#cluster-sizes rect.bar").count() == 1
                 await page.click("#clusters button")

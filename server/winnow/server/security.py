@@ -17,13 +17,14 @@ from __future__ import annotations
 import hmac
 import os
 import secrets
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass
 from ipaddress import ip_address
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from aiohttp import hdrs, web
+from aiohttp.typedefs import Handler, Middleware
 
 TOKEN_FILENAME = "token"
 TOKEN_MODE = 0o600
@@ -36,8 +37,6 @@ SAME_SITE_FETCHES = ("same-origin", "none")
 browser sets this header itself and no page can forge it."""
 TOKEN_HEADER = "X-Winnow-Token"
 TOKEN_QUERY = "token"
-
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def load_token(data_dir: Path) -> str:
@@ -142,7 +141,7 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def middleware(policy: Policy) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
+def middleware(policy: Policy) -> Middleware:
     """The aiohttp middleware that refuses with 403 what `policy` refuses, and adds the
     headers that keep the server's pages from being framed or sniffed."""
 

@@ -102,8 +102,13 @@ function drawClusterSizes(site, clusters) {
   });
 }
 
+// The site and cluster last asked for: a slower answer to an earlier click is dropped.
+let wanted = { site: null, cluster: null };
+
 async function showTemplate(site, cluster) {
+  wanted = { site, cluster };
   const data = await getJSON(`/api/sites/${encodeURIComponent(site)}/template?cluster=${cluster}`);
+  if (wanted.site !== site || wanted.cluster !== cluster) return;
   const box = document.getElementById("template");
   box.hidden = false;
   const statics = data.sections.filter((s) => s.static).length;
@@ -126,7 +131,9 @@ async function showTemplate(site, cluster) {
 }
 
 async function showSite(site) {
+  wanted = { site, cluster: null };
   const data = await getJSON(`/api/sites/${encodeURIComponent(site)}`);
+  if (wanted.site !== site) return;
   document.getElementById("site").hidden = false;
   document.getElementById("template").hidden = true;
   document.getElementById("site-title").textContent = data.site;
@@ -139,7 +146,7 @@ async function showSite(site) {
   body.replaceChildren();
   for (const c of data.clusters) {
     const button = el("button", { type: "button" }, "template");
-    button.addEventListener("click", () => showTemplate(data.site, c.id));
+    button.addEventListener("click", () => showTemplate(data.site, c.id).catch(report));
     const chunks = c.chunks ? `${c.chunks.template} of ${c.chunks.tracked}` : "—";
     body.append(el("tr", {}, cell(`#${c.id}`), cell(c.pages, "num"),
       cell(c.pages_stored, "num"),
