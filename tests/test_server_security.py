@@ -137,3 +137,11 @@ def test_host_check() -> None:
 def test_loopback_binds() -> None:
     assert all(is_loopback(h) for h in ("127.0.0.1", "::1", "localhost", "127.0.0.2"))
     assert not any(is_loopback(h) for h in ("0.0.0.0", "192.168.1.2", "::", "example.com"))
+
+
+def test_serve_refuses_a_non_loopback_host_without_allow_remote(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from winnow.cli import main
+
+    assert main(["serve", "--host", "0.0.0.0", "--data-dir", str(tmp_path)]) == 2
+    assert "--allow-remote" in capsys.readouterr().err
