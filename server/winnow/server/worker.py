@@ -42,8 +42,6 @@ SAVE_INTERVAL_S = 60.0
 learning, or by the server's periodic `flush` when the site has gone quiet. Saving a
 40-page model takes about 15 ms; a killed server loses at most this much learning (never a
 stored page)."""
-
-
 MEMORY_FIELD = "worker_memory_mb"
 """The field of `visit`'s answer that reports the worker's resident memory."""
 
@@ -54,11 +52,12 @@ class NotFound(LookupError):
 
 @dataclass
 class _State:
-    """The worker's store, models, pending visits and when each model was last saved."""
+    """The worker's store and models, each site's visit waiting to be learned from, and
+    since when each changed model has gone unsaved (monotonic seconds)."""
 
     learner: Learner
     pending: dict[str, Visit] = field(default_factory=dict)
-    saved_at: dict[str, float] = field(default_factory=dict)
+    unsaved_since: dict[str, float] = field(default_factory=dict)
 
 
 _state: _State | None = None
@@ -88,10 +87,14 @@ def _exit_with_server(server_alive: Connection) -> None:
     os._exit(0)
 
 
-def _learner() -> Learner:
+def _worker() -> _State:
     if _state is None:
         raise RuntimeError("worker not initialized")
-    return _state.learner
+    return _state
+
+
+def _learner() -> Learner:
+    return _worker().learner
 
 
 def ready() -> bool:
@@ -103,11 +106,11 @@ def visit(site: str, url: str, html: str, title: str | None, collect: bool) -> d
     """Extract a page with the site's model and store it when the message or the site's
     settings say collect; return the reply's fields (result, page_id, stored, model) and,
     under MEMORY_FIELD, this worker's memory (the server takes it out)."""
-    learner = _learner()
-    assert _state is not None
+    state = _worker()
+    learner = state.learner
     collect = collect or bool(learner.store.site_settings(site).get("collect"))
     done = learner.visit(site, html, url, url, title=title, collect=collect)
-    _state.pending[site] = done
+    state.pending[site] = done
     return {**done.result.to_dict(), "page_id": done.page_id,
             "stored": done.page_id is not None, "site": site,
             "model": done.model_state(learner.model(site)), MEMORY_FIELD: resident_mb()}
@@ -125,34 +128,31 @@ def resident_mb() -> float | None:
 def learn(site: str) -> int | None:
     """Learn from the site's pending visit; return the cluster it joined (None when there
     was none). Saves the model when it has gone unsaved for SAVE_INTERVAL_S."""
-    learner = _learner()
-    assert _state is not None
-    pending = _state.pending.pop(site, None)
+    state = _worker()
+    pending = state.pending.pop(site, None)
     if pending is None:
         return None
-    learned = learner.learn_visit(pending)
+    learned = state.learner.learn_visit(pending)
     now = time.monotonic()
-    if now - _state.saved_at.setdefault(site, now) >= SAVE_INTERVAL_S:
-        _save(site, now)
+    if now - state.unsaved_since.setdefault(site, now) >= SAVE_INTERVAL_S:
+        _save(state, site)
     return learned.cluster
 
 
-def _save(site: str, now: float) -> None:
-    assert _state is not None
-    _state.learner.save(site)
-    _state.saved_at.pop(site, None)
+def _save(state: _State, site: str) -> None:
+    state.learner.save(site)
+    state.unsaved_since.pop(site, None)
 
 
 def flush(max_age_s: float | None = None) -> int:
     """Save the changed models (those unsaved for `max_age_s` or more; None: all of them);
     return how many were saved."""
-    learner = _learner()
-    assert _state is not None
+    state = _worker()
     now = time.monotonic()
-    due = [site for site in sorted(learner.dirty)
-           if max_age_s is None or now - _state.saved_at.get(site, now) >= max_age_s]
+    due = [site for site in sorted(state.learner.dirty)
+           if max_age_s is None or now - state.unsaved_since.get(site, now) >= max_age_s]
     for site in due:
-        _save(site, now)
+        _save(state, site)
     return len(due)
 
 
@@ -163,10 +163,10 @@ def summaries() -> dict[str, dict[str, Any]]:
 
 def forget(site: str) -> int:
     """Forget the site: its model in memory and its pages, model and settings in the store."""
-    assert _state is not None
-    _state.pending.pop(site, None)
-    _state.saved_at.pop(site, None)
-    return _learner().forget(site)
+    state = _worker()
+    state.pending.pop(site, None)
+    state.unsaved_since.pop(site, None)
+    return state.learner.forget(site)
 
 
 def extract_stored(page_id: int) -> Extraction:
