@@ -130,8 +130,15 @@ class Session:
         await self.send(reply)
 
     async def send(self, message: dict[str, Any]) -> None:
-        """Send one message; a peer that already went away is not an error."""
-        text = json.dumps(message, ensure_ascii=False, allow_nan=False)
+        """Send one message; a peer that already went away is not an error. A reply JSON
+        cannot hold (NaN, say) becomes an `internal` error, so no request goes unanswered."""
+        try:
+            text = json.dumps(message, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            log.error("reply %s (%s) is not JSON: %s", message.get("id"), message.get("type"),
+                      exc)
+            text = json.dumps(error_message("internal", "the server built a reply it could "
+                                            "not send; see the server log", message.get("id")))
         if self.ws.closed:
             return
         async with self.sending:
