@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 from server_helpers import EXTENSION_ORIGIN, Running, article_page, client, running_server
+from winnow.store import Store
 
 pytestmark = pytest.mark.asyncio
 
@@ -111,12 +113,34 @@ async def test_export_downloads(tmp_path: Path) -> None:
         assert (await get(server, "/api/pages/9999/export?format=json"))[0] == 404
 
 
+HISTORY_DAYS = 6
+
+
+def seed_history(data_dir: Path) -> None:
+    """Pages stored on the days before today, so the chart has a history to draw."""
+    day = 86_400
+    today = time.time() // day * day
+    with Store.open(data_dir) as store:
+        for back in range(1, HISTORY_DAYS):
+            for site, count in history(back).items():
+                for n in range(count):
+                    store.add_page(site, f"https://{site}/old/{back}/{n}", article_page(n),
+                                   seen_at=today - back * day + n)
+
+
+def history(back: int) -> dict[str, int]:
+    """Pages stored per site `back` days ago."""
+    return {SITE: back % 3 + 1, "other.example": 4 - back % 4}
+
+
 @pytest.mark.skipif(not shutil.which(CHROMIUM) and not os.environ.get("CI"),
                     reason="Debian's chromium is not installed (make chromium)")
 async def test_dashboard_in_chromium(tmp_path: Path) -> None:
-    from playwright.async_api import async_playwright
+    from playwright.async_api import async_playwright, expect
 
-    async with running_server(tmp_path / "data") as server:
+    data_dir = tmp_path / "data"
+    seed_history(data_dir)
+    async with running_server(data_dir) as server:
         await fill(server)
         async with async_playwright() as pw:
             browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True)
@@ -126,12 +150,13 @@ async def test_dashboard_in_chromium(tmp_path: Path) -> None:
                 page.on("pageerror", lambda exc: errors.append(str(exc)))
                 await page.goto(f"{server.http}/")
                 await page.wait_for_selector("body[data-ready='true']")
-                assert "2 sites · 5 pages stored · 5 pages learned" in await page.inner_text(
-                    "#summary")
+                stored = 5 + sum(sum(history(back).values()) for back in range(1, HISTORY_DAYS))
+                assert f"2 sites · {stored} pages stored · 5 pages learned" in \
+                    await page.inner_text("#summary")
                 assert await page.locator("#per-day polyline").count() == 2
+                assert await page.locator("#per-day circle").count() == 2 * HISTORY_DAYS
                 await page.click(f"#sites tr[data-site='{SITE}']")
-                await page.wait_for_function(
-                    f"document.getElementById('site-title').textContent === '{SITE}'")
+                await expect(page.locator("#site-title")).to_have_text(SITE)
                 await page.wait_for_selector("#clusters tbody tr")
                 assert await page.locator("#cluster-sizes rect.bar").count() == 1
                 await page.click("#clusters button")
