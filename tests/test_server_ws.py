@@ -62,7 +62,9 @@ async def test_site_settings_collect_turns_storing_on(tmp_path: Path) -> None:
         assert read["site"] == "planet.example" and read["settings"] == {"collect": False}
         written = await c.request("site_settings", site="planet.example", collect=True)
         assert written["settings"] == {"collect": True}
-        assert (await send_page(c, 1, collect=False))["stored"] is True
+        unsaid = await c.request("page", url=URL.format(n=1), html=article_page(1))
+        assert unsaid["stored"] is True
+        assert (await send_page(c, 2, collect=False))["stored"] is False
         stats = await c.request("stats", site="planet.example")
         assert stats["sites"][0]["collect"] is True and stats["pages"] == 1
 

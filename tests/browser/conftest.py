@@ -398,7 +398,8 @@ def find_worker(context: Any) -> Any:
 def browser(winnow_server: WinnowServer, pages: PageServer,
             tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing and CI is set: install it (scripts/install-browser-deps)")
+        pytest.fail(f"{CHROMIUM} is missing and CI is set: install it "
+                    "(scripts/install-browser-deps)")
     from playwright.sync_api import sync_playwright
 
     base = tmp_path_factory.mktemp("chromium")

@@ -102,13 +102,17 @@ def ready() -> bool:
     return _state is not None
 
 
-def visit(site: str, url: str, html: str, title: str | None, collect: bool) -> dict[str, Any]:
-    """Extract a page with the site's model and store it when the message or the site's
-    settings say collect; return the reply's fields (result, page_id, stored, model) and,
-    under MEMORY_FIELD, this worker's memory (the server takes it out)."""
+def visit(site: str, url: str, html: str, title: str | None,
+          collect: bool | None) -> dict[str, Any]:
+    """Extract a page with the site's model and store it when the message says collect, or,
+    when the message does not say, when the site's settings do (an explicit false wins: the
+    extension sends it for paused, denied and private visits). Return the reply's fields
+    (result, page_id, stored, model) and, under MEMORY_FIELD, this worker's memory (the
+    server takes it out)."""
     state = _worker()
     learner = state.learner
-    collect = collect or bool(learner.store.site_settings(site).get("collect"))
+    if collect is None:
+        collect = bool(learner.store.site_settings(site).get("collect"))
     done = learner.visit(site, html, url, url, title=title, collect=collect)
     state.pending[site] = done
     return {**done.result.to_dict(), "page_id": done.page_id,

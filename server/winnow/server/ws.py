@@ -165,7 +165,7 @@ async def page(state: ServerState, req: Request, received: float) -> dict[str, A
     data = req.data
     site = _site_of(data["url"])
     fields, queued = await state.workers.visit(site, data["url"], data["html"],
-                                               data.get("title"), data.get("collect", False))
+                                               data.get("title"), data.get("collect"))
     reply = envelope("result", req.id, **fields)
     reply["timing_ms"] = {**reply["timing_ms"], "queue": round(queued, 3),
                           "server": round((time.perf_counter() - received) * 1000, 3)}
