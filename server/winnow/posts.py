@@ -86,6 +86,7 @@ MAX_DATE_LINE_CHARS = 80
 <b>Apr 24</b>")."""
 
 MAX_AUTHOR_CHARS = 60
+"""A name is short; longer link text is a title or a sentence."""
 
 BYLINE_RE = re.compile(r"(?:by|von|par|por|door|di|от)\s", re.I)
 """A name behind a byline label is a journalist's byline: records signed so are stories
@@ -99,7 +100,6 @@ _LINE_LABEL_RE = re.compile(
     r"op|at|um|à|said|says|wrote|sagt|schrieb|écrit|escribió|scrive)(?![^\W\d_])|[|—–·•:,@-]",
     re.I)
 """Labels and separators around a name in a date line ("Posted by X on", "X —")."""
-"""A name is short; longer link text is a title or a sentence."""
 
 _NAME_CHAR_RE = re.compile(r"[^\W_]")
 
