@@ -145,3 +145,17 @@ def test_serve_refuses_a_non_loopback_host_without_allow_remote(
 
     assert main(["serve", "--host", "0.0.0.0", "--data-dir", str(tmp_path)]) == 2
     assert "--allow-remote" in capsys.readouterr().err
+
+
+@pytest.mark.asyncio
+async def test_the_liveness_probe_is_open_to_local_clients_only(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as server, aiohttp.ClientSession() as http:
+        async with http.get(f"{server.http}/healthz") as r:  # curl: no Origin, no token
+            assert r.status == 200 and (await r.json())["ok"] is True
+        async with http.get(f"{server.http}/healthz",
+                            headers={"Origin": "https://evil.example"}) as r:
+            assert r.status == 403
+        async with http.get(f"{server.http}/healthz", headers={"Host": "evil.example"}) as r:
+            assert r.status == 403
+        async with http.get(f"{server.http}/api/sites") as r:
+            assert r.status == 403

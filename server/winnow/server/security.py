@@ -35,6 +35,9 @@ LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 SAME_SITE_FETCHES = ("same-origin", "none")
 """`Sec-Fetch-Site` values of the dashboard's own requests and of a URL the user typed; a
 browser sets this header itself and no page can forge it."""
+OPEN_PATHS = ("/healthz",)
+"""Paths a local client without the token may GET when it sends no Origin (a browser page
+always does): the liveness probe, which tells only that Winnow runs and its version."""
 TOKEN_HEADER = "X-Winnow-Token"
 TOKEN_QUERY = "token"
 
@@ -113,9 +116,10 @@ class Policy:
         if origin is not None:
             return None if self.origin_allowed(origin, port) else \
                 f"the origin {origin[:100]} may not use this server"
-        fetch_site = request.headers.get("Sec-Fetch-Site")
-        if request.method in ("GET", "HEAD") and fetch_site in SAME_SITE_FETCHES \
-                and not _is_upgrade(request):
+        reading = request.method in ("GET", "HEAD") and not _is_upgrade(request)
+        if reading and request.path in OPEN_PATHS:
+            return None
+        if reading and request.headers.get("Sec-Fetch-Site") in SAME_SITE_FETCHES:
             return None
         return "neither the extension's origin nor the token was given"
 
