@@ -131,40 +131,45 @@ class DomTree:
 
 
 def dom_tree(root: HtmlElement) -> DomTree:
-    """Build the arrays and classify candidate pivots bottom-up in one pass."""
+    """Build the arrays and classify candidate pivots bottom-up in one pass.
+
+    Preorder puts every child after its parent, so walking the nodes backwards finishes a
+    node's subtree before the node: each pass adds a node's count to its parent's.
+    """
     tree = build_tree(root, LabelOptions(with_text=False))
     elements = tree.elements
     assert elements is not None
     n = len(tree)
+    parents = tree.parents
     hidden = [False] * n
     for v in range(n):
-        p = tree.parents[v]
+        p = parents[v]
         hidden[v] = (p >= 0 and hidden[p]) or is_hidden(elements[v])
-    text_len = [0 if hidden[v] else len(tree.texts[v]) for v in range(n)]
-    for v in range(n - 1, 0, -1):
-        if not hidden[v]:
-            text_len[tree.parents[v]] += text_len[v] + len(tree.tails[v])
+    own = [len(tree.texts[v]) for v in range(n)]
+    text_len = [0 if hidden[v] else own[v] for v in range(n)]
+    all_len = list(own)
     cand = [False] * n
     collapsed = [False] * n
     below = [0] * n
-    for v in range(n - 1, -1, -1):
-        kids_below = sum(below[c] for c in tree.children[v])
-        if kids_below == 0 and not hidden[v] and _is_pivot_node(elements[v], text_len[v]):
-            cand[v] = True
-            kids_below = 1
-        below[v] = kids_below
-    all_len = [len(tree.texts[v]) for v in range(n)]
-    for v in range(n - 1, 0, -1):
-        all_len[tree.parents[v]] += all_len[v] + len(tree.tails[v])
     hidden_below = [0] * n
     for v in range(n - 1, -1, -1):
-        if not hidden[v]:
+        if hidden[v]:
+            if hidden_below[v] == 0 and _is_pivot_node(elements[v], all_len[v]):
+                collapsed[v] = True
+                hidden_below[v] = 1
+        elif below[v] == 0 and _is_pivot_node(elements[v], text_len[v]):
+            cand[v] = True
+            below[v] = 1
+        p = parents[v]
+        if p < 0:
             continue
-        kids_below = sum(hidden_below[c] for c in tree.children[v])
-        if kids_below == 0 and _is_pivot_node(elements[v], all_len[v]):
-            collapsed[v] = True
-            kids_below = 1
-        hidden_below[v] = kids_below
+        tail = len(tree.tails[v])
+        all_len[p] += all_len[v] + tail
+        if not hidden[v]:
+            text_len[p] += text_len[v] + tail
+            below[p] += below[v]
+        else:
+            hidden_below[p] += hidden_below[v]
     return DomTree(tree, cand, below, text_len, hidden, collapsed, all_len)
 
 
