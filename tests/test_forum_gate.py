@@ -21,10 +21,6 @@ MIN_RECALL = 0.98
 MIN_PERFECT_SHARE = 0.92
 MIN_AUTHOR_SHARE = 0.95
 MIN_DATE_SHARE = 0.95
-KNOWN_MISROUTED = {"xenforo2__villagersandheroes_patchnotes"}
-"""Thread pages still read as articles, each explained in bench/RESULTS.md: on this one the
-saved markup leaves every post unclosed, so the parser nests each post inside the one before
-and no record list remains."""
 SEEN_AT = datetime(2026, 1, 1, tzinfo=UTC)
 """A fixed visit time, so relative dates parse the same way on every run."""
 
@@ -54,7 +50,7 @@ def test_thread_pages_are_threads_or_commented_articles(
     misrouted = {case.id for case, result in results
                  if result.kind != "thread"
                  and not (result.article is not None and result.article.comments)}
-    assert misrouted <= KNOWN_MISROUTED, f"thread pages routed otherwise: {misrouted}"
+    assert not misrouted, f"thread pages routed otherwise: {misrouted}"
 
 
 def test_threads_carry_posts_and_no_article(

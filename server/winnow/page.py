@@ -23,6 +23,8 @@ import lxml.etree as etree
 import lxml.html
 from lxml.html import HtmlElement
 
+from winnow.endtags import close_blocks, needs_closing
+
 WN_ID = "data-wn"
 WN_HIDDEN = "data-wn-hidden"
 
@@ -122,6 +124,8 @@ def parse_page(html: bytes | str, url: str | None = None) -> Page:
     if not text.strip():
         raise PageError("page is empty")
     root = _parse_tree(text)
+    if needs_closing(root):
+        root = _parse_tree(close_blocks(text))
     json_ld = _read_json_ld(root)
     _drop_non_content(root)
     return Page(root=root, url=url, json_ld=json_ld, has_ids=_has_ids(root))

@@ -1,0 +1,96 @@
+"""Close block elements the way HTML5 does before libxml2 parses a page.
+
+libxml2's HTML parser follows HTML 4 end-tag priorities: an end tag may only close open
+elements of lower priority, and elements it does not know (article, section, aside, ...)
+have the lowest. So in `<article><div>post</article><article>`, where the page forgot a
+`</div>`, it ignores `</article>` and nests every following post inside the one before.
+Browsers build the tree by HTML5's rules instead: an end tag whose element is open in scope
+pops every element opened inside it ("in body", any other end tag). The extension sends the
+browser's DOM, so this only matters for raw HTML (the CLI, saved pages), where it decides
+whether a forum's posts are siblings at all.
+
+`close_blocks` inserts the end tags HTML5 would imply, for the block elements of
+`BLOCK_TAGS`, and leaves every other byte of the text alone. It runs only on pages whose
+parse shows the symptom (`needs_closing`), so well-formed pages cost one XPath query.
+Pure: text in, text out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+BLOCK_TAGS = frozenset(
+    "address article aside blockquote center details dialog dir div dl fieldset figcaption "
+    "figure footer form header hgroup main menu nav ol section summary ul".split())
+"""Elements whose end tag, when the element is open in scope, closes everything opened
+inside it (HTML5 tree construction, "in body": the end tags of these elements)."""
+
+SCOPE_TAGS = frozenset("applet caption html table td th marquee object template".split())
+"""Elements that bound the scope an end tag looks for its element in (HTML5 "has an element
+in scope"); an end tag never closes across them."""
+
+RAW_TEXT_TAGS = ("script", "style", "textarea", "title", "xmp", "iframe", "noembed",
+                 "noframes", "plaintext")
+"""Elements whose content is text, not markup: tags inside them are not tags."""
+
+SYMPTOM_XPATH = "//article//article[@class] | //section//section[@class]"
+"""A sectioning element inside one of its own kind: how unclosed posts show after libxml2's
+parse (replies nested on purpose show the same, and then closing changes nothing)."""
+
+MAX_QUOTED_CHARS = 10000
+"""A quoted attribute value longer than this ends the tag's recognition: it bounds the scan
+an unclosed quote costs (an unrecognised tag is only one not tracked)."""
+
+_QUOTED = rf"\"[^\"]{{0,{MAX_QUOTED_CHARS}}}\"|'[^']{{0,{MAX_QUOTED_CHARS}}}'"
+_TOKEN_RE = re.compile(
+    r"<!--.*?(?:-->|$)"
+    rf"|<(?P<raw>{'|'.join(RAW_TEXT_TAGS)})\b[^>]*>.*?(?:</(?P=raw)\s*>|$)"
+    rf"|<(?P<end>/)?(?P<tag>[a-zA-Z][^\s/>]*)(?:{_QUOTED}|[^'\">])*>",
+    re.S | re.I)
+
+
+def needs_closing(root: HtmlElement) -> bool:
+    """Whether the parsed page shows sectioning elements nested in their own kind."""
+    return bool(root.xpath(SYMPTOM_XPATH))
+
+
+def close_blocks(text: str) -> str:
+    """`text` with the block end tags HTML5 would imply inserted before the end tags that
+    imply them."""
+    out: list[str] = []
+    stack: list[str] = []
+    last = 0
+    for match in _TOKEN_RE.finditer(text):
+        tag = (match.group("tag") or "").lower()
+        if not tag:
+            continue  # a comment or a raw-text element: nothing to track
+        if not match.group("end"):
+            if (tag in BLOCK_TAGS or tag in SCOPE_TAGS) and not match.group().endswith("/>"):
+                stack.append(tag)
+            continue
+        depth = _open_in_scope(stack, tag)
+        if depth is None:
+            continue
+        implied = stack[depth + 1:]
+        del stack[depth:]
+        if implied and tag in BLOCK_TAGS:
+            out.append(text[last:match.start()])
+            out.extend(f"</{name}>" for name in reversed(implied))
+            last = match.start()
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _open_in_scope(stack: list[str], tag: str) -> int | None:
+    """The stack index of the innermost open `tag`, if any: for a block, not beyond a scope
+    boundary; a boundary's own end tag (`</table>`) closes what is open inside it."""
+    if tag not in BLOCK_TAGS and tag not in SCOPE_TAGS:
+        return None
+    for depth in range(len(stack) - 1, -1, -1):
+        if stack[depth] == tag:
+            return depth
+        if tag in BLOCK_TAGS and stack[depth] in SCOPE_TAGS:
+            return None
+    return None
