@@ -304,7 +304,7 @@ def cost_run(site: str, cases: Sequence[ev.Case], pages: int, marks: Sequence[in
     run = CostRun(site, [], [], {}, 0)
     gc.collect()
     for n in range(1, pages + 1):
-        html = cases[(n - 1) % len(cases)].html
+        html = nth_copy(cases[(n - 1) % len(cases)].html, (n - 1) // len(cases))
         (result, seen), extract_ms = timed(lambda h=html: browse_extract(model, h))
         _, add_ms = timed(lambda s=seen: model.add(s))
         run.extract_ms.append(extract_ms)
@@ -313,6 +313,17 @@ def cost_run(site: str, cases: Sequence[ev.Case], pages: int, marks: Sequence[in
         if n in marks:
             run.json_bytes[n] = json_size(model)
     return run
+
+
+def nth_copy(html: bytes, cycle: int) -> bytes:
+    """The page as browsed on its `cycle`-th pass: from the second pass on, a visit marker
+    paragraph before `</body>` is its only change. A site model learns a page once (by URL
+    and by text), so an unchanged copy would be a revisit and cost nothing to learn."""
+    if cycle == 0:
+        return html
+    marker = f"<p>visit {cycle}</p>".encode()
+    end = html.rfind(b"</body>")
+    return html[:end] + marker + html[end:] if end >= 0 else html + marker
 
 
 # --- tables -------------------------------------------------------------------------------------
@@ -546,7 +557,9 @@ def report(runs: Sequence[SiteRun], costs: Sequence[CostRun], command: str) -> s
         lines += [
             "", "### Cost per added page", "",
             "One site model per site browses N pages, cycling through the site's pages in "
-            "browsing order, as `winnow extract --learn` does it: parse and observe once, "
+            "browsing order (from the second cycle on each copy carries a `<p>visit k</p>` "
+            "marker, so the model learns it as a new page rather than skipping a revisit), "
+            "as `winnow extract --learn` does it: parse and observe once, "
             "extract with the template (the extract column, parse included), then learn from "
             "the same observation (the add column). perf_counter per page; windows of the 10 "
             "pages up to "
