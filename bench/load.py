@@ -384,7 +384,7 @@ def report(args: argparse.Namespace, pages: list[Page], single: tuple[list[float
         "",
         f"Command: `{command}`  ",
         f"Date: {now}; machine: {_nproc()} cores, {platform.machine()}, Python "
-        f"{platform.python_version()}; winnow {winnow.__version__}; commit {_git_state()}; "
+        f"{platform.python_version()}; winnow {winnow.__version__}; {_git_state()}; "
         f"load average at the start {args.load_before:.1f}, at the end "
         f"{os.getloadavg()[0]:.1f} (other work shares these cores).",
         "",
