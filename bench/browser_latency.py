@@ -55,7 +55,7 @@ from conftest import (  # noqa: E402  (the harness lives with the browser tests)
     start_page_server,
     wait_for,
 )
-from evaluate import _git_state, _nproc, percentile, write_section  # noqa: E402
+from evaluate import _git_state, _nproc, command_line, percentile, publish  # noqa: E402
 
 SECTION = "extension"
 TARGET_MS = 300.0
@@ -220,13 +220,7 @@ def main() -> None:
     if not CHROMIUM.exists():
         sys.exit(f"{CHROMIUM} is not installed (scripts/install-browser-deps installs it)")
     samples = run(args.limit)
-    command = ".venv/bin/python bench/browser_latency.py" + (
-        f" --limit {args.limit}" if args.limit else "") + (
-        f" --write {args.write}" if args.write else "")
-    text = report(samples, command)
-    print(text)
-    if args.write:
-        write_section(args.write, text, SECTION)
+    publish(report(samples, command_line("browser_latency.py", None)), args.write, SECTION)
 
 
 if __name__ == "__main__":

@@ -286,6 +286,19 @@ def _versions() -> str:
     return ", ".join(parts)
 
 
+def command_line(script: str, argv: Sequence[str] | None) -> str:
+    """How a bench was run, for its report: `.venv/bin/python bench/SCRIPT ARGS`."""
+    return shlex.join([".venv/bin/python", f"bench/{script}",
+                       *(argv if argv is not None else sys.argv[1:])])
+
+
+def publish(text: str, path: Path | None, section: str) -> None:
+    """Print a bench's report and, given a path, replace its section of that file."""
+    print(text)
+    if path is not None:
+        write_section(path, text, section)
+
+
 def write_section(path: Path, body: str, section: str = SECTION) -> None:
     """Replace the text between this section's markers in `path`, or append the section."""
     start, end = f"<!-- {section}:start -->", f"<!-- {section}:end -->"
@@ -374,12 +387,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for engine in args.engines:
             print(f"{set_name}: {engine} ...", file=sys.stderr, flush=True)
             results.append(run_engine(engine, set_name, cases[set_name]))
-    command = shlex.join([".venv/bin/python", "bench/evaluate.py",
-                          *(argv if argv is not None else sys.argv[1:])])
-    text = report(results, cases, command)
-    print(text)
-    if args.write:
-        write_section(args.write, text)
+    publish(report(results, cases, command_line("evaluate.py", argv)), args.write, SECTION)
     if args.per_page:
         write_per_page(args.per_page, results, cases)
     if args.pin_floors:

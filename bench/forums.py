@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import platform
-import shlex
 import statistics
 import sys
 import time
@@ -30,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import winnow
-from evaluate import _git_state, _nproc, percentile, write_section
+from evaluate import _git_state, _nproc, command_line, percentile, publish
 from mdr import Record, mine_records
 from winnow import evaluation as ev
 from winnow.export import export_posts
@@ -307,11 +306,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(per_page(runs[engines.index("winnow")], cases))
     routings = [] if args.no_routing else [route_forums(cases)] + [
         route_articles(name) for name in ev.SETS]
-    command = "bench/forums.py " + shlex.join(argv if argv is not None else sys.argv[1:])
-    text = report(runs, cases, routings, command.strip())
-    print(text)
-    if args.write:
-        write_section(args.write, text, SECTION)
+    publish(report(runs, cases, routings, command_line("forums.py", argv)), args.write, SECTION)
     return 0
 
 

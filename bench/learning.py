@@ -21,7 +21,6 @@ import datetime
 import gc
 import json
 import platform
-import shlex
 import statistics
 import sys
 import time
@@ -32,7 +31,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import winnow
-from evaluate import _git_state, _nproc, percentile, run_trafilatura, write_section
+from evaluate import _git_state, _nproc, command_line, percentile, publish, run_trafilatura
 from lxml.html import HtmlElement
 from winnow import evaluation as ev
 from winnow.chunks import label_chunks
@@ -625,12 +624,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for site in cost_sites[:1] if args.quick else cost_sites:
         print(f"cost run {site}, {pages} pages ...", file=sys.stderr, flush=True)
         costs.append(cost_run(site, cases[site], pages, MARKS))
-    command = shlex.join([".venv/bin/python", "bench/learning.py",
-                          *(argv if argv is not None else sys.argv[1:])])
-    text = report(runs, costs, command)
-    print(text)
-    if args.write:
-        write_section(args.write, text, SECTION)
+    publish(report(runs, costs, command_line("learning.py", argv)), args.write, SECTION)
     return 0
 
 

@@ -38,7 +38,6 @@ import json
 import os
 import platform
 import random
-import shlex
 import signal
 import socket
 import statistics
@@ -51,7 +50,7 @@ from pathlib import Path
 
 import websockets
 import winnow
-from evaluate import _git_state, _nproc, percentile, write_section
+from evaluate import _git_state, _nproc, command_line, percentile, publish
 from winnow import evaluation as ev
 from winnow.server.state import MODELS_PER_WORKER, WORKER_MEMORY_MB
 from winnow.sitemodel import SiteModel
@@ -375,7 +374,7 @@ def report(args: argparse.Namespace, pages: list[Page], single: tuple[list[float
            fill_s: float) -> str:
     socket_ms, server_ms, direct_ms, model_ms = (sorted(x) for x in single)
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    command = shlex.join([".venv/bin/python", "bench/load.py", *sys.argv[1:]])
+    command = command_line("load.py", None)
     rss_total = [sum(r for r, _ in m.values()) for m in memory]
     pss_total = [sum(p for _, p in m.values()) for m in memory]
     median_kb = statistics.median(len(p.html) for p in pages) / 1024
@@ -467,10 +466,7 @@ def main() -> int:
     parser.add_argument("--write", type=Path, help="replace the Server section of this file")
     args = parser.parse_args()
     args.load_before = os.getloadavg()[0]
-    text = asyncio.run(bench(args))
-    print(text)
-    if args.write:
-        write_section(args.write, text, SECTION)
+    publish(asyncio.run(bench(args)), args.write, SECTION)
     return 0
 
 
