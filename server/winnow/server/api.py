@@ -16,17 +16,21 @@ request path is ever used to open a file.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import web
 
 from winnow import __version__
 from winnow.export import FORMATS
 from winnow.server import protocol, worker
+from winnow.server.protocol import ProtocolError
 from winnow.server.reader import CSP
 from winnow.server.state import STATE, ServerState
 from winnow.store import normalize_site
+
+T = TypeVar("T")
 
 STATIC_FILES = {
     "dashboard.html": "text/html",
@@ -96,10 +100,10 @@ async def site(request: web.Request) -> web.Response:
     key = _site_param(request)
     [stats] = await state.site_stats(key)
     stored = await state.io(_site_pages, state, key)
-    model = await state.workers.run(key, worker.describe, key)
+    model = await state.workers.run(key, worker.describe, key, False)
     if stats["last_seen"] is None and model["pages_learned"] == 0:
         raise web.HTTPNotFound(text=f"no site {key}\n")
-    clusters = [{k: v for k, v in c.items() if k != "sections"} for c in model["clusters"]]
+    clusters = model["clusters"]
     for cluster in clusters:
         cluster["pages_stored"] = stored["sizes"].get(cluster["id"], 0)
     return _json({**stats, "pages_learned": model["pages_learned"],
@@ -131,21 +135,20 @@ async def template(request: web.Request) -> web.Response:
     raise web.HTTPNotFound(text=f"no cluster {wanted} for {key}\n")
 
 
-async def _page_site(state: ServerState, page_id: int) -> str:
-    site = await state.io(state.store.page_site, page_id)
-    if site is None:
-        raise web.HTTPNotFound(text=f"no stored page {page_id}\n")
-    return site
+async def _on_page(state: ServerState, page_id: int, fn: Callable[..., T], *args: Any) -> T:
+    """Run `fn(page_id, *args)` in the worker of the stored page's site; 404 when there is
+    no such page (or it is corrupt)."""
+    try:
+        site = await state.site_of_page(page_id)
+        return await state.workers.run(site, fn, page_id, *args)
+    except (ProtocolError, worker.NotFound):
+        raise web.HTTPNotFound(text=f"no stored page {page_id}\n") from None
 
 
 async def reader(request: web.Request) -> web.Response:
     state = request.app[STATE]
     page_id = int(request.match_info["page_id"])
-    site = await _page_site(state, page_id)
-    try:
-        document = await state.workers.run(site, worker.reader, page_id)
-    except worker.NotFound:
-        raise web.HTTPNotFound(text=f"no stored page {page_id}\n") from None
+    document = await _on_page(state, page_id, worker.reader)
     return web.Response(text=document, content_type="text/html", charset="utf-8",
                         headers={"Content-Security-Policy": CSP, "Cache-Control": "no-store"})
 
@@ -156,11 +159,7 @@ async def export(request: web.Request) -> web.Response:
     fmt = request.query.get("format", "json")
     if fmt not in FORMATS:
         raise web.HTTPBadRequest(text=f"format must be one of {', '.join(FORMATS)}\n")
-    site = await _page_site(state, page_id)
-    try:
-        exported = await state.workers.run(site, worker.export_stored, page_id, fmt)
-    except worker.NotFound:
-        raise web.HTTPNotFound(text=f"no stored page {page_id}\n") from None
+    exported = await _on_page(state, page_id, worker.export_stored, fmt)
     media, _, _ = exported.media_type.partition(";")
     return web.Response(text=exported.content, content_type=media, charset="utf-8",
                         headers={"Content-Disposition":

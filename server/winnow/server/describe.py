@@ -21,22 +21,26 @@ MAX_SECTIONS = 200
 """Sections listed per cluster (a pattern of a long page has a few hundred at most)."""
 
 
-def describe_model(model: SiteModel) -> dict[str, Any]:
-    """The site's clusters, largest first, each with its learned template."""
+def describe_model(model: SiteModel, sections: bool = True) -> dict[str, Any]:
+    """The site's clusters, largest first, each with its learned template (its `sections`
+    left out when not wanted: the site listing shows none)."""
     clusters = sorted(model.clusterer.clusters.values(), key=lambda c: (-c.pages, c.id))
     return {"site": model.site, "pages_learned": model.pages_seen,
             "min_cluster_pages": MIN_CLUSTER_PAGES,
-            "clusters": [_cluster(c.id, c.pages, model.clusters.get(c.id)) for c in clusters]}
+            "clusters": [_cluster(c.id, c.pages, model.clusters.get(c.id), sections)
+                         for c in clusters]}
 
 
-def _cluster(cid: int, pages: int, learned: ClusterModel | None) -> dict[str, Any]:
+def _cluster(cid: int, pages: int, learned: ClusterModel | None,
+             sections: bool) -> dict[str, Any]:
     entry: dict[str, Any] = {"id": cid, "pages": pages, "active": pages >= MIN_CLUSTER_PAGES,
-                             "sections": [], "chunks": None, "pattern_pages": 0}
+                             "chunks": None, "pattern_pages": 0}
+    if sections:
+        entry["sections"] = _sections(learned.layout) \
+            if learned is not None and learned.layout.ready else []
     if learned is None:
         return entry
-    pattern = learned.layout
     entry["pattern_pages"] = learned.pattern_pages
-    entry["sections"] = _sections(pattern) if pattern.ready else []
     table = learned.chunks
     entry["chunks"] = {"pages": table.pages, "tracked": len(table.counts),
                        "template": sum(1 for key in table.counts if table.is_template(key)),

@@ -19,7 +19,7 @@ from winnow.server import worker
 from winnow.server.protocol import ProtocolError
 from winnow.server.security import Policy
 from winnow.server.workers import Workers
-from winnow.store import Store, normalize_site
+from winnow.store import Store
 
 T = TypeVar("T")
 
@@ -102,17 +102,17 @@ class ServerState:
         return live
 
     async def site_stats(self, site: str | None = None) -> list[dict[str, Any]]:
-        """Per site: pages stored and learned, clusters learned, collect, last seen."""
+        """Per site (or only `site`, already normalized): pages stored and learned, clusters
+        learned, collect, last seen."""
         live = await self.live_summaries()
         return await self.io(self._site_stats, site, live)
 
     def _site_stats(self, site: str | None,
                     live: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-        key = normalize_site(site) if site is not None else None
         saved = self.store.model_summaries(MODEL_KIND)
         rows = []
         for info in self.store.sites():
-            if key is not None and info.site != key:
+            if site is not None and info.site != site:
                 continue
             brief, saved_at = saved.get(info.site, ({}, None))
             brief = live.get(info.site, brief)
@@ -122,8 +122,8 @@ class ServerState:
                          "clusters": len(brief.get("clusters", {})),
                          "collect": bool(info.settings.get("collect")),
                          "last_seen": max(seen) if seen else None})
-        if key is not None and not rows:
-            rows.append({"site": key, "pages": 0, "pages_learned": 0, "clusters": 0,
+        if site is not None and not rows:
+            rows.append({"site": site, "pages": 0, "pages_learned": 0, "clusters": 0,
                          "collect": False, "last_seen": None})
         return rows
 

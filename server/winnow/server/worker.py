@@ -197,7 +197,7 @@ def reader(page_id: int) -> str:
     return reader_document(extract_stored(page_id))
 
 
-
-def describe(site: str) -> dict[str, Any]:
-    """The site model's clusters and learned templates, for the dashboard."""
-    return describe_model(_learner().model(site))
+def describe(site: str, sections: bool = True) -> dict[str, Any]:
+    """The site model's clusters and learned templates (with `sections`), for the
+    dashboard."""
+    return describe_model(_learner().model(site), sections)
