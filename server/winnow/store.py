@@ -594,18 +594,23 @@ class Store:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """Hold the lock and run the block in one `BEGIN IMMEDIATE` transaction: committed
-        when the block returns, rolled back when it raises."""
-        with self._lock:
-            conn = self._connection()
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+        """Hold the lock and run the block in one `_immediate` transaction."""
+        with self._lock, _immediate(self._connection()) as conn:
+            yield conn
+
+
+@contextmanager
+def _immediate(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """Run the block in one `BEGIN IMMEDIATE` transaction: committed when the block returns,
+    rolled back when it raises."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 def _configure(conn: sqlite3.Connection, path: Path) -> None:
@@ -627,15 +632,9 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     opening the same new file do not both migrate it."""
     start = _schema_version(conn, path)
     for version, statements in enumerate(MIGRATIONS[start:], start=start + 1):
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with _immediate(conn):
             if _schema_version(conn, path) < version:
                 _apply(conn, statements, version)
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
 
 
 def _apply(conn: sqlite3.Connection, statements: Sequence[str], version: int) -> None:
