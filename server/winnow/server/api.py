@@ -15,6 +15,7 @@ request path is ever used to open a file.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from importlib import resources
@@ -98,9 +99,9 @@ def _site_param(request: web.Request) -> str:
 async def site(request: web.Request) -> web.Response:
     state = request.app[STATE]
     key = _site_param(request)
-    [stats] = await state.site_stats(key)
-    stored = await state.io(_site_pages, state, key)
-    model = await state.workers.run(key, worker.describe, key, False)
+    [stats], stored, model = await asyncio.gather(
+        state.site_stats(key), state.io(_site_pages, state, key),
+        state.workers.run(key, worker.describe, key, False))
     if stats["last_seen"] is None and model["pages_learned"] == 0:
         raise web.HTTPNotFound(text=f"no site {key}\n")
     clusters = model["clusters"]

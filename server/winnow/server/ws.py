@@ -132,6 +132,8 @@ class Session:
     async def send(self, message: dict[str, Any]) -> None:
         """Send one message; a peer that already went away is not an error. A reply JSON
         cannot hold (NaN, say) becomes an `internal` error, so no request goes unanswered."""
+        if self.ws.closed:
+            return
         try:
             text = json.dumps(message, ensure_ascii=False, allow_nan=False)
         except (TypeError, ValueError) as exc:
@@ -139,8 +141,6 @@ class Session:
                       exc)
             text = json.dumps(error_message("internal", "the server built a reply it could "
                                             "not send; see the server log", message.get("id")))
-        if self.ws.closed:
-            return
         async with self.sending:
             try:
                 await self.ws.send_str(text)
