@@ -11,27 +11,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import websockets
 from aiohttp import web
 from aiohttp.test_utils import TestServer
-from referencing import Registry, Resource
+from winnow.server import protocol
 from winnow.server.app import create_app
 from winnow.server.state import ServerConfig
 
-ROOT = Path(__file__).resolve().parents[1]
 EXTENSION_ORIGIN = "chrome-extension://abcdefghijklmnopabcdefghijklmnop"
-SCHEMAS = {name: json.loads((ROOT / "shared" / name).read_text("utf-8"))
-           for name in ("protocol.schema.json", "extraction.schema.json")}
-REGISTRY = Registry().with_resources(
-    (schema["$id"], Resource.from_contents(schema)) for schema in SCHEMAS.values())
-PROTOCOL_ID = SCHEMAS["protocol.schema.json"]["$id"]
 
 
 def validate(message: dict[str, Any], side: str = "server_message") -> None:
-    """Check a message against the protocol schema (`server_message` or `client_message`)."""
-    schema = {"$ref": f"{PROTOCOL_ID}#/$defs/{side}"}
-    jsonschema.Draft202012Validator(schema, registry=REGISTRY).validate(message)
+    """Check a message against the protocol schema (`server_message` or `client_message`),
+    with the server's compiled validator of that definition (shared/protocol.schema.json,
+    linked into the package)."""
+    protocol.validator(side).validate(message)
 
 
 @dataclass
