@@ -219,8 +219,13 @@ class Client:
         page = self.pages[self.sent % len(self.pages)]
         self.sent += 1
         url = f"https://{page.site}-{self.copy}.example/{page.name}?visit={next(VISITS)}"
-        return json.dumps({"v": 1, "id": self.sent, "type": "page", "url": url,
-                           "html": page.html, "collect": True}, ensure_ascii=False)
+        return page_message(self.sent, url, page.html)
+
+
+def page_message(request_id: int, url: str, html: str) -> str:
+    """A `page` request that collects the page."""
+    return json.dumps({"v": 1, "id": request_id, "type": "page", "url": url, "html": html,
+                       "collect": True}, ensure_ascii=False)
 
 
 async def request(ws: websockets.ClientConnection, message: str, run: Run) -> None:
@@ -275,15 +280,13 @@ async def sequential(server: Server, pages: list[Page]) -> tuple[list[float], ..
     rng = random.Random(7)
     chosen = rng.sample(pages, min(SEQUENTIAL_PAGES, len(pages)))
     for n, page in enumerate(chosen):
-        message = json.dumps({"v": 1, "id": n, "type": "page", "html": page.html,
-                              "url": f"https://first-visit-{n}.example/{page.name}",
-                              "collect": True}, ensure_ascii=False)
+        url = f"https://first-visit-{n}.example/{page.name}"
+        message = page_message(n, url, page.html)
         start = time.perf_counter()
         await ws.send(message)
         reply = json.loads(await ws.recv())
         socket_ms.append((time.perf_counter() - start) * 1000)
         server_ms.append(reply["timing_ms"]["server"])
-        url = f"https://first-visit-{n}.example/{page.name}"
         start = time.perf_counter()
         winnow.extract(page.html, url)
         direct_ms.append((time.perf_counter() - start) * 1000)
@@ -317,9 +320,7 @@ async def fill(server: Server, pages: list[Page], target: int,
             for n in range(per_site):
                 page = by_site[site][n % len(by_site[site])]
                 url = f"https://{site}-fill{copy}.example/{page.name}?visit={next(VISITS)}"
-                await request(conn, json.dumps({"v": 1, "id": n, "type": "page", "url": url,
-                                                "html": page.html, "collect": True},
-                                               ensure_ascii=False), run)
+                await request(conn, page_message(n, url, page.html), run)
         await conn.close()
 
     await asyncio.gather(*(session(names[k::FILL_CLIENTS]) for k in range(FILL_CLIENTS)))
