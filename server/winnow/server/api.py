@@ -83,9 +83,8 @@ def _static(name: str) -> web.Response:
 
 async def sites(request: web.Request) -> web.Response:
     state = request.app[STATE]
-    rows = await state.site_stats()
-    per_day = [{"site": s, "day": d, "pages": n}
-               for s, d, n in await state.io(state.store.pages_per_day)]
+    rows, days = await asyncio.gather(state.site_stats(), state.io(state.store.pages_per_day))
+    per_day = [{"site": s, "day": d, "pages": n} for s, d, n in days]
     return _json({"sites": rows, "pages": sum(r["pages"] for r in rows), "per_day": per_day})
 
 

@@ -117,9 +117,10 @@ def describe(error: ValidationError) -> str:
         text = f"must be of type {error.validator_value}"
     elif error.validator == "maxLength":
         text = f"is longer than {error.validator_value} characters"
-    elif error.validator in ("const", "enum"):
-        text = f"must be one of {error.validator_value!r}" if error.validator == "enum" \
-            else f"must be {error.validator_value!r}"
+    elif error.validator == "enum":
+        text = f"must be one of {error.validator_value!r}"
+    elif error.validator == "const":
+        text = f"must be {error.validator_value!r}"
     else:
         text = error.message
     message = f"field '{field}' {text}" if field else text
