@@ -10,7 +10,7 @@
 import { api } from "../shared/api.js";
 import { WinnowError, serveMessages } from "../shared/messages.js";
 import { loadSettings } from "../shared/settings.js";
-import { changeCollection, collecting, flushOutbox, sendCollected, syncContentScript } from "./collect.js";
+import { addToOutbox, changeCollection, collecting, flushOutbox, syncContentScript } from "./collect.js";
 import {
   applyHighlight, exportTab, extracting, forgetTab, openReader, readerResult, sendPage, setHighlight,
   tabInfo,
@@ -55,7 +55,7 @@ const contentHandlers = {
 async function receivePage(tab, page) {
   const status = await currentStatus();
   if (status.state !== "online" && collecting({ ...tab, url: page.url }, await loadSettings())) {
-    await sendCollected(page, false);
+    await addToOutbox(page);
     return { queued: true };
   }
   const state = await sendPage(tab, page);

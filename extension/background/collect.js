@@ -10,6 +10,7 @@
 import { api } from "../shared/api.js";
 import { loadSettings, saveSettings } from "../shared/settings.js";
 import { ALL_SITES_PATTERNS, siteListed, siteOf, sitePatterns } from "../shared/sites.js";
+import { isUnreachable } from "../shared/status.js";
 import { request } from "./server.js";
 
 const SCRIPT_ID = "winnow-collect";
@@ -81,22 +82,14 @@ export async function changeCollection(change) {
   return saved;
 }
 
-/**
- * Send a collected page; when the server is not reachable, keep it in the outbox.
- * @param {{url: string, title: string, html: string}} page
- * @param {boolean} online whether the connection is up now
- * @returns {Promise<object|null>} the server's result, or null when the page was queued
- */
-export async function sendCollected(page, online) {
-  if (online) return request("page", { url: page.url, title: page.title, html: page.html, collect: true });
-  await addToOutbox(page);
-  return null;
-}
-
 let outboxWrites = Promise.resolve();
 
-/** Append a page to the outbox; writes are serialized so concurrent pages are all kept. */
-function addToOutbox(page) {
+/**
+ * Keep a collected page the server could not take in the outbox, until the connection is
+ * back; writes are serialized so concurrent pages are all kept.
+ * @param {{url: string, title: string, html: string}} page
+ */
+export function addToOutbox(page) {
   outboxWrites = outboxWrites.then(() => appendToOutbox(page)).catch(() => {});
   return outboxWrites;
 }
@@ -111,9 +104,6 @@ async function appendToOutbox(page) {
   await api.storage.local.set({ outbox });
 }
 
-/** Errors after which an outbox page is kept for the next connection (others drop it). */
-const RETRIED = ["offline", "timeout"];
-
 let flushing = false;
 
 /** Send the pages collected while offline (called when the connection comes up). */
@@ -126,7 +116,9 @@ export async function flushOutbox() {
     await api.storage.local.remove("outbox");
     const sent = outbox.map((page) => request("page", { ...page, collect: true }));
     const results = await Promise.allSettled(sent);
-    const retry = outbox.filter((_, i) => RETRIED.includes(results[i].reason?.code));
+    // A page the server could not be reached for waits for the next connection; a page
+    // it refused is dropped.
+    const retry = outbox.filter((_, i) => isUnreachable(results[i].reason));
     for (const page of retry) await addToOutbox(page);
   } finally {
     flushing = false;

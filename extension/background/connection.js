@@ -110,8 +110,7 @@ export class ServerConnection {
   /** Send now when open, else queue until the socket opens. */
   send(message) {
     if (this.socket?.readyState === WebSocket.OPEN) {
-      this.options.onWire?.(message, "out");
-      this.socket.send(JSON.stringify(message));
+      this.sendNow(message);
     } else {
       this.queue.push(message);
       this.setStatus({ queued: this.queue.length });

@@ -7,7 +7,8 @@ import { api } from "../shared/api.js";
 import { WinnowError, askContent, broadcast } from "../shared/messages.js";
 import { loadSettings } from "../shared/settings.js";
 import { siteOf } from "../shared/sites.js";
-import { collecting, sendCollected } from "./collect.js";
+import { isUnreachable } from "../shared/status.js";
+import { addToOutbox, collecting } from "./collect.js";
 import { currentStatus, request } from "./server.js";
 
 const HIGHLIGHT_CSS = ["content/highlight.css"];
@@ -24,7 +25,7 @@ const openingReaders = new Map();
 const stateKey = (tabId) => `tab:${tabId}`;
 
 /** The stored state of a tab: {url, title, site, instance, serial, serializeMs, result, at}, or null. */
-export async function tabState(tabId) {
+async function tabState(tabId) {
   const key = stateKey(tabId);
   return (await api.storage.session.get(key))[key] ?? null;
 }
@@ -40,11 +41,24 @@ export function forgetTab(tabId) {
   return api.storage.session.remove(stateKey(tabId));
 }
 
+/** The tab, or null when it has been closed. */
+function openTab(tabId) {
+  return api.tabs.get(tabId).catch(() => null);
+}
+
+/**
+ * What the tab's content script says about itself (instance, serial, highlighted), or null
+ * when none runs there.
+ */
+function pingContent(tabId) {
+  return askContent(tabId, "wn:ping").catch(() => null);
+}
+
 /**
  * Make sure the content script runs in the tab (it guards against running twice).
  * @throws {WinnowError} no_access for pages the extension may not script
  */
-export async function ensureContent(tabId) {
+async function ensureContent(tabId) {
   try {
     return await askContent(tabId, "wn:ping");
   } catch {
@@ -63,7 +77,7 @@ export async function ensureContent(tabId) {
  * the tab.
  * @returns {Promise<object>} the tab state with the result
  */
-export function extractTab(tabId) {
+function extractTab(tabId) {
   if (!inFlight.has(tabId)) {
     const job = readAndExtract(tabId).finally(() => inFlight.delete(tabId));
     inFlight.set(tabId, job);
@@ -95,7 +109,7 @@ export async function sendPage(tab, page) {
   try {
     result = await request("page", fields);
   } catch (err) {
-    if (collect && (err.code === "offline" || err.code === "timeout")) await sendCollected(page, false);
+    if (collect && isUnreachable(err)) await addToOutbox(page);
     throw new WinnowError(err.code ?? "internal", err.message);
   }
   return saveTabState(tab.id, {
@@ -110,11 +124,8 @@ export async function sendPage(tab, page) {
  * sent again only when it changed since (reloaded, navigated, or never read), so the reader,
  * highlighting and export share one round trip.
  */
-export async function currentResult(tabId) {
-  const [stored, probe] = await Promise.all([
-    tabState(tabId),
-    askContent(tabId, "wn:ping").catch(() => null),
-  ]);
+async function currentResult(tabId) {
+  const [stored, probe] = await Promise.all([tabState(tabId), pingContent(tabId)]);
   const same = stored && probe && probe.instance === stored.instance && probe.serial === stored.serial;
   return same ? stored : extractTab(tabId);
 }
@@ -129,8 +140,7 @@ export async function readerResult(tabId) {
     openingReaders.delete(tabId);
     return opening;
   }
-  const tab = await api.tabs.get(tabId).catch(() => null);
-  if (tab) return currentResult(tabId);
+  if (await openTab(tabId)) return currentResult(tabId);
   const stored = await tabState(tabId);
   if (!stored) throw new WinnowError("not_found", "The page's tab is closed.");
   return stored;
@@ -190,7 +200,7 @@ export async function exportTab(tabId, format) {
   if (typeof pageId === "number") {
     reply = await request("export", { format, page_id: pageId });
   } else {
-    if (!(await api.tabs.get(tabId).catch(() => null))) {
+    if (!(await openTab(tabId))) {
       throw new WinnowError("not_found", "The page's tab is closed; open the page again to export it.");
     }
     await ensureContent(tabId);
@@ -206,15 +216,15 @@ export async function exportTab(tabId, format) {
  * whether the connection is up.
  */
 export async function tabInfo(tabId) {
-  const tab = await api.tabs.get(tabId);
-  const settings = await loadSettings();
-  const probe = await askContent(tabId, "wn:ping").catch(() => null);
+  const [tab, settings, probe, status] = await Promise.all([
+    api.tabs.get(tabId), loadSettings(), pingContent(tabId), currentStatus(),
+  ]);
   return {
     tab: { id: tab.id, url: tab.url ?? null, title: tab.title ?? "", incognito: tab.incognito },
     site: siteOf(tab.url ?? ""),
     collecting: collecting(tab, settings),
     highlighted: Boolean(probe?.highlighted),
     settings,
-    status: await currentStatus(),
+    status,
   };
 }

@@ -1,8 +1,8 @@
 /**
  * Owns the one ServerConnection of this worker: builds it from config.json and the user's
- * settings, persists its status in storage.session (the popup and reader read it, and a
- * restarted worker starts from it), mirrors it on the badge, and replaces the connection when
- * the server address or token changes.
+ * settings; publishes its status in storage.session (readable without the worker; the browser
+ * tests read it there), on the badge and to open extension pages (which otherwise ask with
+ * status:get); and replaces the connection when the server address or token changes.
  */
 import { api } from "../shared/api.js";
 import { broadcast } from "../shared/messages.js";
@@ -52,7 +52,7 @@ export async function request(type, fields) {
   return reply;
 }
 
-/** The latest connection status (from storage when this worker has not connected yet). */
+/** The latest connection status (a worker that has no connection yet starts one). */
 export async function currentStatus() {
   const conn = await connection();
   return conn.status;

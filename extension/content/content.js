@@ -133,9 +133,14 @@
     return counts;
   }
 
+  /** Is the page highlighted now? */
+  function highlighted() {
+    return state.marked !== null;
+  }
+
   /** Remove every class, attribute and element highlighting added. */
   function unhighlight() {
-    if (!state.marked) return { removed: 0 };
+    if (!highlighted()) return { removed: 0 };
     const removed = state.marked.size;
     for (const [el, hadClass] of state.marked) {
       el.classList.remove(NOISE_CLASS, CONTENT_CLASS);
@@ -156,13 +161,8 @@
     const shadow = host.attachShadow({ mode: "closed" });
     const style = document.createElement("style");
     style.textContent = LEGEND_CSS;
-    const box = document.createElement("div");
-    box.className = "box";
-    box.setAttribute("role", "status");
-    box.append(
-      legendItem("content", `Content (${counts.content})`),
-      legendItem("noise", `Template noise (${counts.noise})`),
-    );
+    const brand = document.createElement("strong");
+    brand.textContent = "Winnow";
     const close = document.createElement("button");
     close.type = "button";
     close.textContent = "Hide";
@@ -171,10 +171,15 @@
       unhighlight();
       api.runtime.sendMessage({ type: "content:unhighlight" }).catch(() => {});
     });
-    const brand = document.createElement("strong");
-    brand.textContent = "Winnow";
-    box.prepend(brand);
-    box.append(close);
+    const box = document.createElement("div");
+    box.className = "box";
+    box.setAttribute("role", "status");
+    box.append(
+      brand,
+      legendItem("content", `Content (${counts.content})`),
+      legendItem("noise", `Template noise (${counts.noise})`),
+      close,
+    );
     shadow.append(style, box);
     return host;
   }
@@ -232,8 +237,7 @@
   async function offerPage(reason) {
     const reply = await api.runtime.sendMessage({ type: "content:hello", reason, url: location.href });
     if (!reply?.ok || !reply.send) return;
-    const highlighted = state.marked !== null;
-    await api.runtime.sendMessage({ type: "content:page", reason, highlighted, ...serialize() });
+    await api.runtime.sendMessage({ type: "content:page", reason, highlighted: highlighted(), ...serialize() });
   }
 
   /** The URL without its fragment: a hash change alone is not a new page. */
@@ -261,7 +265,7 @@
 
   /** Handlers for BACKGROUND_TO_CONTENT, by type. */
   const handlers = {
-    "wn:ping": () => ({ instance: state.instance, serial: state.serial, highlighted: state.marked !== null }),
+    "wn:ping": () => ({ instance: state.instance, serial: state.serial, highlighted: highlighted() }),
     "wn:serialize": (message) => serialize({ keep: message.keep !== false }),
     "wn:highlight": (message) => highlight(message),
     "wn:unhighlight": () => unhighlight(),

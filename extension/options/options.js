@@ -2,9 +2,9 @@
  * The options page: server address and pairing token, collection lists, reader defaults, and
  * a diagnostics view of the last protocol messages.
  */
-import { api } from "../shared/api.js";
+import { api, readerShortcut } from "../shared/api.js";
 import { askBackground, onBroadcast } from "../shared/messages.js";
-import { loadSettings, saveSettings } from "../shared/settings.js";
+import { DEFAULT_SETTINGS, clampReaderSize, loadSettings, saveSettings } from "../shared/settings.js";
 import { ALL_SITES_PATTERNS, parseSiteList } from "../shared/sites.js";
 import { statusSummary } from "../shared/status.js";
 
@@ -35,7 +35,7 @@ function read() {
     reader: {
       theme: $("theme").value,
       font: $("font").value,
-      size: Math.min(30, Math.max(14, Number($("size").value) || 20)),
+      size: clampReaderSize(Number($("size").value) || DEFAULT_SETTINGS.reader.size),
       width: $("width").value,
     },
   };
@@ -75,9 +75,7 @@ async function start() {
   fill(await loadSettings());
   $("form").addEventListener("submit", save);
   document.querySelector("details").addEventListener("toggle", showWire);
-  const commands = await api.commands.getAll();
-  const reader = commands.find((command) => command.name === "open-reader");
-  $("shortcut").textContent = reader?.shortcut || "no shortcut yet";
+  $("shortcut").textContent = (await readerShortcut()) || "no shortcut yet";
   showStatus((await askBackground("status:get")).status);
   onBroadcast((message) => {
     if (message.type === "status:changed") showStatus(message.status);

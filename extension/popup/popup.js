@@ -3,7 +3,7 @@
  * the reader view, noise highlighting, export, and passive collection for the current tab.
  * `?tab=<id>` names the tab explicitly (the browser tests open the popup as a page).
  */
-import { api } from "../shared/api.js";
+import { api, readerShortcut } from "../shared/api.js";
 import { askBackground, onBroadcast } from "../shared/messages.js";
 import { httpBase } from "../shared/settings.js";
 import { ALL_SITES_PATTERNS, permissionPatterns } from "../shared/sites.js";
@@ -149,10 +149,9 @@ async function togglePause() {
 
 /** The reader shortcut as currently bound (users can rebind it), and a link to change it. */
 async function showShortcut() {
-  const commands = await api.commands.getAll();
-  const reader = commands.find((command) => command.name === "open-reader");
-  $("reader-shortcut").textContent = reader?.shortcut || "";
-  $("reader-shortcut").hidden = !reader?.shortcut;
+  const shortcut = await readerShortcut();
+  $("reader-shortcut").textContent = shortcut;
+  $("reader-shortcut").hidden = !shortcut;
 }
 
 function openShortcutSettings(event) {

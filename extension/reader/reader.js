@@ -7,7 +7,9 @@
  */
 import { api } from "../shared/api.js";
 import { askBackground, onBroadcast } from "../shared/messages.js";
-import { loadSettings, saveSettings } from "../shared/settings.js";
+import { clampReaderSize, loadSettings, saveSettings } from "../shared/settings.js";
+import { siteOf } from "../shared/sites.js";
+import { isUnreachable } from "../shared/status.js";
 import { downloadText } from "../shared/download.js";
 import { safeFragment, safeUrl } from "./render.js";
 
@@ -17,20 +19,20 @@ const tabId = Number(new URLSearchParams(location.search).get("tab"));
 
 /** Reading speed for the "min read" estimate, words per minute. */
 const WORDS_PER_MINUTE = 230;
-/** Font size bounds and step, px. */
-const SIZE = { min: 14, max: 30, step: 1 };
+/** How much A− and A+ change the font size, px (within READER_SIZE of settings.js). */
+const SIZE_STEP = 1;
 /** Posts deeper than this are indented no further (keeps narrow screens readable). */
 const MAX_INDENT_DEPTH = 6;
 
-/** The views one state of the page shows; everything else is hidden. */
-const VIEWS = { loading: "loading", offline: "offline", failure: "failure", article: "article", thread: "thread" };
+/** The views one state of the page shows (their element ids); everything else is hidden. */
+const VIEWS = ["loading", "offline", "failure", "article", "thread"];
 
 let current = null;     // the tab state shown: {url, title, site, result}
 let loadingNow = false;
 
 /** Show one view (and the colophon with content views). */
 function showView(name) {
-  for (const id of Object.values(VIEWS)) $(id).hidden = id !== name;
+  for (const id of VIEWS) $(id).hidden = id !== name;
   $("colophon").hidden = name !== "article" && name !== "thread";
   root.dataset.state = name;
 }
@@ -71,14 +73,6 @@ function fillMeta(target, parts) {
   target.hidden = !target.childNodes.length;
 }
 
-function hostOf(url) {
-  try {
-    return new URL(url).hostname.replace(/^www\./, "");
-  } catch {
-    return "";
-  }
-}
-
 // ---------------------------------------------------------------- article
 
 /** The article's body, without a first heading that repeats the title. */
@@ -112,8 +106,8 @@ function renderArticle(state) {
   const base = state.url;
   $("article").lang = article.lang ?? "";
   $("article").dir = article.dir ?? "auto";
-  $("kicker").textContent = article.site_name || hostOf(base);
-  $("title").textContent = article.title || state.title || hostOf(base);
+  $("kicker").textContent = article.site_name || siteOf(base);
+  $("title").textContent = article.title || state.title || siteOf(base);
   const minutes = Math.max(1, Math.round(article.word_count / WORDS_PER_MINUTE));
   fillMeta($("meta"), [
     article.byline,
@@ -192,8 +186,8 @@ function renderPosts(list, posts, base) {
 
 function renderThread(state) {
   const { result } = state;
-  const title = result.title || state.title || hostOf(state.url);
-  $("thread-kicker").textContent = hostOf(state.url);
+  const title = result.title || state.title || siteOf(state.url);
+  $("thread-kicker").textContent = siteOf(state.url);
   $("thread-title").textContent = title;
   const authors = new Set(result.posts.map((post) => post.author).filter(Boolean));
   fillMeta($("thread-meta"), [
@@ -221,7 +215,7 @@ function render(state) {
   const { result } = state;
   $("original").href = state.url;
   $("original").hidden = false;
-  $("source-name").textContent = hostOf(state.url) || "Original page";
+  $("source-name").textContent = siteOf(state.url) || "Original page";
   renderColophon(result);
   if (result.kind === "thread" && result.posts.length) renderThread(state);
   else if (result.article) renderArticle(state);
@@ -249,7 +243,7 @@ async function load() {
     if (status.state === "offline" && !current) showOffline(status);
     render(await result);
   } catch (err) {
-    if (err.code === "offline" || err.code === "timeout") showOffline((await askBackground("status:get")).status);
+    if (isUnreachable(err)) showOffline((await askBackground("status:get")).status);
     else showFailure("Winnow could not read this page", err.message);
   } finally {
     loadingNow = false;
@@ -291,7 +285,7 @@ function wirePrefs() {
   }
   const step = (delta) => async () => {
     const { reader } = await loadSettings();
-    changePrefs({ size: Math.min(SIZE.max, Math.max(SIZE.min, reader.size + delta * SIZE.step)) });
+    changePrefs({ size: clampReaderSize(reader.size + delta * SIZE_STEP) });
   };
   $("smaller").addEventListener("click", step(-1));
   $("larger").addEventListener("click", step(1));

@@ -57,7 +57,7 @@ export class WinnowError extends Error {
  * @param {unknown} err
  * @returns {{code: string, message: string}}
  */
-export function serializeError(err) {
+function serializeError(err) {
   if (err instanceof WinnowError) return { code: err.code, message: err.message };
   return { code: "internal", message: String(err?.message ?? err) };
 }
@@ -124,7 +124,7 @@ export function onBroadcast(onMessage) {
  * @param {chrome.runtime.MessageSender} sender
  * @returns {"page"|"content"|null}
  */
-export function senderKind(sender) {
+function senderKind(sender) {
   if (sender.id !== api.runtime.id) return null;
   const ownPage = (sender.url ?? "").startsWith(api.runtime.getURL(""));
   if (ownPage) return "page";

@@ -21,6 +21,17 @@ export const DEFAULT_SETTINGS = Object.freeze({
   }),
 });
 
+/**
+ * The reader's font size bounds, px (the options page's field, the reader's A− and A+;
+ * options.html repeats them as the field's min and max).
+ */
+const READER_SIZE = Object.freeze({ min: 14, max: 30 });
+
+/** A reader font size brought within READER_SIZE. */
+export function clampReaderSize(size) {
+  return Math.min(READER_SIZE.max, Math.max(READER_SIZE.min, size));
+}
+
 /** Read the shipped config.json (server address, reconnect and keepalive timings). */
 export async function loadConfig() {
   const response = await fetch(api.runtime.getURL("config.json"));

@@ -1,10 +1,14 @@
 /**
  * Connection status in words, shared by the badge tooltip, the popup and the reader view, so
- * everywhere says the same thing about a server that is not running.
+ * everywhere says the same thing about a server that is not running; and which request
+ * errors mean the server could not be reached.
  */
 
-/** How to start the server, as the popup and reader view show it. */
-export const START_HINT = Object.freeze({
+/**
+ * How to start the server, as statusSummary says it (popup.html and reader.html say the same
+ * in their markup).
+ */
+const START_HINT = Object.freeze({
   command: "winnow serve",
   fromCheckout: "make run",
 });
@@ -20,6 +24,15 @@ export function statusSummary(status) {
   }
   if (status.state === "connecting") return "connecting to the Winnow server…";
   return `the server is not running. Start it with \`${START_HINT.command}\` (or \`${START_HINT.fromCheckout}\` in a Winnow checkout).`;
+}
+
+/**
+ * Did a request fail because the server could not be reached (not running, or too slow)?
+ * Such a request can be tried again later; any other error is the server's answer.
+ * @param {{code?: string}} err
+ */
+export function isUnreachable(err) {
+  return err?.code === "offline" || err?.code === "timeout";
 }
 
 /**
