@@ -46,13 +46,12 @@ sys.path.insert(0, str(ROOT / "bench"))
 from conftest import (  # noqa: E402  (the harness lives with the browser tests)
     ARTICLES,
     CHROMIUM,
-    LOCAL_URLS,
     TEST_SITES,
     WinnowServer,
-    extension_copy,
-    find_worker,
     free_port,
+    launch_chromium,
     start_page_server,
+    tab_state,
     wait_for,
 )
 from evaluate import _git_state, _nproc, command_line, percentile, publish  # noqa: E402
@@ -115,8 +114,7 @@ def measure(context: Any, worker: Any, control: Any, server: WinnowServer, url: 
     shown = wait_for(lambda: reader.evaluate(SHOWN_AT), timeout=5) if state in (
         "article", "thread") else reader.evaluate("Date.now()")
     reader_start = reader.evaluate("performance.timeOrigin")
-    key = f"tab:{request['tabId']}"
-    stored = worker.evaluate(f"chrome.storage.session.get('{key}')").get(key, {})
+    stored = tab_state(worker, request["tabId"])
     html_chars = page.evaluate("document.documentElement.outerHTML.length")
     reader.close()
     page.close()
@@ -135,16 +133,9 @@ def run(limit: int | None) -> list[Sample]:
         server.start()
         pages, stop_pages = start_page_server()
         try:
-            ext = extension_copy(base / "extension", server.port)
             with sync_playwright() as playwright:
-                context = playwright.chromium.launch_persistent_context(
-                    str(base / "profile"), executable_path=str(CHROMIUM), headless=True,
-                    viewport={"width": 1100, "height": 900},
-                    args=[f"--disable-extensions-except={ext}", f"--load-extension={ext}"])
+                context, worker = launch_chromium(playwright, base, server.port)
                 try:
-                    context.route(lambda url: not url.startswith(LOCAL_URLS),
-                                  lambda route: route.abort())
-                    worker = find_worker(context)
                     control = context.new_page()
                     control.goto(f"chrome-extension://{worker.url.split('/')[2]}/options/options.html")
                     samples = []

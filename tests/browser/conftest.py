@@ -332,6 +332,33 @@ def extension_copy(target: Path, server_port: int) -> Path:
     return target
 
 
+def tab_state(worker: Any, tab_id: int) -> dict[str, Any]:
+    """What the background keeps about a tab in storage.session: its page's url, title,
+    serialization and extraction result ({} before it has read the tab)."""
+    key = f"tab:{tab_id}"
+    state: dict[str, Any] = worker.evaluate(f"chrome.storage.session.get('{key}')").get(key, {})
+    return state
+
+
+def launch_chromium(playwright: Any, base: Path, server_port: int) -> tuple[Any, Any]:
+    """Chromium with a copy of the extension pointed at the server on `server_port` (the copy
+    and the profile under `base`); return the browser context and the extension's service
+    worker. The caller closes the context."""
+    ext = extension_copy(base / "extension", server_port)
+    context = playwright.chromium.launch_persistent_context(
+        str(base / "profile"), executable_path=str(CHROMIUM), headless=True,
+        accept_downloads=True, viewport={"width": 1100, "height": 900},
+        args=[f"--disable-extensions-except={ext}", f"--load-extension={ext}"])
+    try:
+        # Fixture pages link images and scripts on the web; this machine has no network, so
+        # fail those requests at once instead of waiting for DNS.
+        context.route(lambda url: not url.startswith(LOCAL_URLS), lambda route: route.abort())
+        return context, find_worker(context)
+    except BaseException:
+        context.close()
+        raise
+
+
 @dataclass
 class Browser:
     """The shared browser context with helpers for the extension's pages and state."""
@@ -403,19 +430,10 @@ def browser(winnow_server: WinnowServer, pages: PageServer,
     from playwright.sync_api import sync_playwright
 
     base = tmp_path_factory.mktemp("chromium")
-    ext = extension_copy(base / "extension", winnow_server.port)
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(base / "profile"), executable_path=str(CHROMIUM), headless=True,
-            accept_downloads=True, viewport={"width": 1100, "height": 900},
-            args=[f"--disable-extensions-except={ext}", f"--load-extension={ext}"])
+        context, worker = launch_chromium(playwright, base, winnow_server.port)
         try:
-            # Fixture pages link images and scripts on the web; this machine has no network,
-            # so fail those requests at once instead of waiting for DNS.
-            context.route(lambda url: not url.startswith(LOCAL_URLS),
-                          lambda route: route.abort())
-            worker = find_worker(context)
             extension_id = worker.url.split("/")[2]
             browser = Browser(context, worker, extension_id, pages)
             wait_for(lambda: browser.status().get("state") == "online", what="extension online")

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import pytest
-from conftest import ARTICLES, FORUMS, ROOT, Browser, save_artifact, wait_for
+from conftest import ARTICLES, FORUMS, ROOT, Browser, save_artifact, tab_state, wait_for
 from lxml import html as lxml_html
 
 ARTICLE = "nytimes-1"
@@ -43,9 +43,8 @@ def stored_result(browser: Browser, reader: Any) -> dict[str, Any]:
     """The result the background stored for the reader's source tab."""
     tab = re.search(r"tab=(\d+)", reader.url)
     assert tab
-    key = f"tab:{tab.group(1)}"
-    state: dict[str, Any] = browser.worker.evaluate(f"chrome.storage.session.get('{key}')")[key]
-    return state["result"]
+    result: dict[str, Any] = tab_state(browser.worker, int(tab.group(1)))["result"]
+    return result
 
 
 def test_reader_shows_the_article(browser: Browser) -> None:

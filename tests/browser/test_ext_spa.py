@@ -3,7 +3,7 @@ reader view follows, and highlighting is re-applied to the new content."""
 
 from __future__ import annotations
 
-from conftest import Browser, wait_for
+from conftest import Browser, tab_state, wait_for
 
 
 def test_history_navigation_resends_the_page(browser: Browser) -> None:
@@ -14,9 +14,8 @@ def test_history_navigation_resends_the_page(browser: Browser) -> None:
 
     page.click("#go")
     assert page.url.endswith("/spa/two")
-    key = f"tab:{tab}"
-    wait_for(lambda: browser.worker.evaluate(f"chrome.storage.session.get('{key}')")
-             .get(key, {}).get("url", "").endswith("/spa/two"), what="the page sent again")
+    wait_for(lambda: tab_state(browser.worker, tab).get("url", "").endswith("/spa/two"),
+             what="the page sent again")
     wait_for(lambda: reader.inner_text("#title") == "Second story", what="the reader following")
     assert "second story" in reader.inner_text("#body")
     reader.close()
