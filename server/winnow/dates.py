@@ -29,7 +29,7 @@ from __future__ import annotations
 import calendar
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from email.utils import parsedate_tz
 
@@ -215,7 +215,7 @@ PIVOT_LABEL_WORDS = (
     "von", "re", "edited", "updated", "last", "modified", "written", "sent", "gepostet",
     "geschrieben", "verfasst", "datum", "publié", "posté", "envoyé", "publicado", "enviado",
     "escrito", "fecha", "data", "pubblicato", "inviato", "scritto", "geplaatst", "geschreven",
-    "datum", "опубликовано", "отправлено", "дата", "в", "发表于", "發表於", "发布于", "投稿日",
+    "опубликовано", "отправлено", "дата", "в", "发表于", "發表於", "发布于", "投稿日",
     "投稿", "于", "於", "zuletzt", "bearbeitet", "g", "г", "года", "ago", "uur",
 )
 """Label words allowed around a pivot date ("Posted on", "Geschrieben am", "发表于")."""
@@ -549,15 +549,8 @@ def _numeric_hits(text: str, lang_hint: str | None) -> list[_Hit]:
 
 def _name_hits(text: str) -> list[_Hit]:
     """Dates with a month name: day-month-year, month-day-year, month-year."""
-    hits = []
-    for m in _DMY_RE.finditer(text):
-        hit = _named(m, m["y"])
-        if hit is not None:
-            hits.append(hit)
-    for m in _MDY_RE.finditer(text):
-        hit = _named(m, m["y"])
-        if hit is not None:
-            hits.append(hit)
+    hits = [hit for regex in (_DMY_RE, _MDY_RE) for m in regex.finditer(text)
+            if (hit := _named(m, m["y"])) is not None]
     for m in _MY_RE.finditer(text):
         token = m["mon"].lower()
         year = int(m["y"])
@@ -672,12 +665,8 @@ def _best(hits: list[_Hit]) -> _Hit:
 
 def _trailing_time(text: str, end: int) -> _Time | None:
     """A time right after a date ("… 2012, 14:05", "… um 11:16 Uhr")."""
-    m = _TRAILING_TIME_RE.match(text, end)
-    if m is None:
-        return None
-    time = _time_from(m)
-    return None if time is None else _Time(end, m.end(), time.hour, time.minute,
-                                           time.second, time.offset)
+    m = _TRAILING_TIME_RE.match(text, end)  # a match starts at `end`
+    return None if m is None else _time_from(m)
 
 
 def _leading_time(text: str, start: int) -> _Time | None:
@@ -689,8 +678,7 @@ def _leading_time(text: str, start: int) -> _Time | None:
     if m is None:
         return None
     time = _time_from(m)
-    return None if time is None else _Time(m.start(), start, time.hour, time.minute,
-                                           time.second, time.offset)
+    return None if time is None else replace(time, end=start)
 
 
 def _weekday_start(text: str, start: int) -> int:
@@ -759,8 +747,7 @@ def _relative_iso(hit: _Hit, time: _Time | None, now: datetime | None) -> tuple[
     else:  # weekday: the latest such day strictly before today
         day = today - timedelta(days=(today.weekday() - amount - 1) % 7 + 1)
     if time is not None and time.offset is None and now.utcoffset() is not None:
-        time = _Time(time.start, time.end, time.hour, time.minute, time.second,
-                     _fmt_offset(now.utcoffset()))
+        time = replace(time, offset=_fmt_offset(now.utcoffset()))
     return _fmt(day, time), has_time
 
 

@@ -119,9 +119,8 @@ def _thread_role(thread: Thread | None, found: ArticleContent | None,
     if found is not None and rendered is not None:
         article_chars = weighted_length(rendered.text)
         before = thread.starts_after(found.source)
-    authored = sum(1 for post in thread.posts if post.author)
     headed = meta.heading is not None and thread.holds(meta.heading)
-    return thread_role([len(post.text) for post in thread.posts], authored, article_chars,
+    return thread_role(thread.post_chars(), thread.authored(), article_chars,
                        before, thread.comment_hint(), thread.learned, headed)
 
 

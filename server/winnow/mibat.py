@@ -43,7 +43,15 @@ from lxml.html import HtmlElement
 
 from winnow.dates import PIVOT_MAX_CHARS, is_date_pivot, parse_date, parse_datetime_attr
 from winnow.page import is_hidden
-from winnow.tree import BLOCK_TAGS, LabelOptions, Tree, TreeError, build_tree, from_arrays
+from winnow.tree import (
+    BLOCK_TAGS,
+    LabelOptions,
+    Tree,
+    TreeError,
+    build_tree,
+    from_arrays,
+    normalize_space,
+)
 
 PS_THRESHOLD = 0.5
 """Pivot-and-Siblings similarity a pair of anchor trees must exceed (DomainSimilarity > tau in
@@ -521,9 +529,7 @@ def same_kind_records(matcher: TreeMatcher, dom: DomTree, main: Region) -> Regio
             rel = tree.depths[pivot] - tree.depths[anchor]
             if tree.depths[c] < rel:
                 continue
-            a = c
-            for _ in range(rel):
-                a = tree.parents[a]
+            a = _ancestor(tree, c, rel)
             if any(r.start in tree.subtree(a) for r in taken) or any(a == f for f, _ in found):
                 continue  # a record already, or around one; inside one is a nested reply
             if not any(a in r for r in taken) and _aside(dom, a) and not _aside(dom, start):
@@ -545,12 +551,19 @@ def same_kind_records(matcher: TreeMatcher, dom: DomTree, main: Region) -> Regio
                   [p for _, _, p in records], main.score, extra)
 
 
+def _ancestor(tree: Tree, v: int, levels: int) -> int:
+    """The node `levels` levels above v."""
+    for _ in range(levels):
+        v = tree.parents[v]
+    return v
+
+
 def _aside(dom: DomTree, v: int) -> bool:
     """True when v sits in a sidebar, a widget or page furniture (aside, nav, footer)."""
     for el in (dom.elements[v], *dom.elements[v].iterancestors()):
         if el.tag in ASIDE_TAGS or (el.get("role") or "").lower() in ASIDE_ROLES:
             return True
-        if ASIDE_RE.search(f"{el.get('class') or ''} {el.get('id') or ''}"):
+        if ASIDE_RE.search(_names(el)):
             return True
     return False
 
@@ -634,17 +647,12 @@ def template_records(dom: DomTree, template: RecordTemplate) -> Region | None:
     for c in range(len(tree)):
         if not dom.cand[c] or tree.depths[c] < rel:
             continue
-        a = c
-        for _ in range(rel):
-            a = tree.parents[a]
+        a = _ancestor(tree, c, rel)
         if any(a == f for f, _ in found) or tree.tags[a] != template.tree.tags[0]:
             continue
         if pivot_similarity(matcher, 0, a, template.pivot, c) > PS_THRESHOLD:
             found.append((a, c))
-    if not found:
-        return None
-    return Region(tree.parents[found[0][0]], [[a] for a, _ in found], [a for a, _ in found],
-                  [(c,) for _, c in found], 0, list(range(len(found))))
+    return _single_records(tree, found)
 
 
 # --- a comment section of one comment (not in the paper) ------------------------------------
@@ -664,10 +672,7 @@ def lone_comments(dom: DomTree) -> Region | None:
             found.append((item, c))
     found = [(a, c) for a, c in found if not any(f != a and a in tree.subtree(f)
                                                  for f, _ in found)]
-    if not found:
-        return None
-    return Region(tree.parents[found[0][0]], [[a] for a, _ in found], [a for a, _ in found],
-                  [(c,) for _, c in found], 0, list(range(len(found))))
+    return _single_records(tree, found)
 
 
 def _comment_item(dom: DomTree, pivot: int) -> int | None:
@@ -695,7 +700,7 @@ def _member_link(a: HtmlElement) -> bool:
     if not MEMBER_HREF_RE.search(a.get("href") or ""):
         return False
     block = next((p for p in a.iterancestors() if p.tag in BLOCK_TAGS), None)
-    return block is None or len(" ".join(block.text_content().split())) <= MAX_PIVOT_TEXT
+    return block is None or len(normalize_space(block.text_content())) <= MAX_PIVOT_TEXT
 
 
 def lone_post(dom: DomTree) -> Region | None:
@@ -714,7 +719,13 @@ def lone_post(dom: DomTree) -> Region | None:
         pivots = candidates_in(dom, v)
         if pivots and any(_member_link(a) for a in el.iter("a")):
             found.append((v, pivots[-1]))
-    if len(found) != 1:
+    return _single_records(tree, found) if len(found) == 1 else None
+
+
+def _single_records(tree: Tree, found: Sequence[tuple[int, int]]) -> Region | None:
+    """A region of one-element records found outside MiBAT's lists, from (record root,
+    pivot) pairs, every record marked as added; None when there are none."""
+    if not found:
         return None
-    (a, c), = found
-    return Region(tree.parents[a], [[a]], [a], [(c,)], 0, [0])
+    return Region(tree.parents[found[0][0]], [[a] for a, _ in found], [a for a, _ in found],
+                  [(c,) for _, c in found], 0, list(range(len(found))))

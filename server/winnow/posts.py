@@ -53,7 +53,7 @@ from winnow.page import Page, is_hidden, wn_id
 from winnow.render import render_article, safe_url
 from winnow.result import Post
 from winnow.router import are_posts
-from winnow.tree import BLOCK_TAGS
+from winnow.tree import BLOCK_TAGS, normalize_space
 
 AUTHOR_HINT_RE = re.compile(
     r"author|user|poster|member|nick|owner|profile|byline|commenter|(?:^|[\s_-])(?:name|fn)\b",
@@ -195,10 +195,17 @@ class Thread:
     learned: bool = False
     """True when the records come from a site's learned record template."""
 
+    def post_chars(self) -> list[int]:
+        """The text length of each post."""
+        return [len(post.text) for post in self.posts]
+
+    def authored(self) -> int:
+        """How many posts name an author."""
+        return sum(1 for post in self.posts if post.author)
+
     def are_posts(self) -> bool:
         """Whether the records read as posts (see `router.are_posts`)."""
-        return are_posts([len(post.text) for post in self.posts],
-                         sum(1 for post in self.posts if post.author))
+        return are_posts(self.post_chars(), self.authored())
 
     def comment_hint(self) -> bool:
         """True when a record or an ancestor of the region is named for comments."""
@@ -369,12 +376,6 @@ def _read_record(view: _View, record: Sequence[int], pivots: Sequence[int],
     return _Reading(view, record, pivots, author_v, body)
 
 
-def record_post(dom: DomTree, record: Sequence[int], pivots: Sequence[int],
-                context: PageContext, nested: frozenset[int] = frozenset()) -> Post:
-    """Read one record as a post; `nested` are records inside it, not part of it."""
-    return _post(_read_record(_View(dom, nested, record), record, pivots, context), context)
-
-
 def _post(reading: _Reading, context: PageContext, line_authors: bool = False) -> Post:
     view, record, body = reading.view, reading.record, reading.body
     dom = view.dom
@@ -406,39 +407,58 @@ position (-1 for a whole node)."""
 
 def _signature(view: _View, reading: _Reading) -> Signature | None:
     body = reading.body
-    node = body.node if body.keep is None or body.node is not None else None
-    if node is None:
+    if body.node is None:
         return None
+    steps = _steps(reading, body.node)
+    if steps is None:
+        return None
+    if body.keep is None:
+        return steps, "whole", -1
+    if body.text_after is not None:
+        return steps, "after", view.tree.children[body.node].index(body.text_after)
+    return None
+
+
+def _steps(reading: _Reading, v: int) -> tuple[tuple[int, str], ...] | None:
+    """The (child position, tag) steps from the record down to node v (None when v lies
+    outside the record)."""
+    tree = reading.view.tree
     steps: list[tuple[int, str]] = []
-    v = node
     while v not in reading.record:
-        parent = view.tree.parents[v]
+        parent = tree.parents[v]
         if parent < 0:
             return None
-        steps.append((view.tree.children[parent].index(v), view.tree.tags[v]))
+        steps.append((tree.children[parent].index(v), tree.tags[v]))
         v = parent
-    steps.append((list(reading.record).index(v), view.tree.tags[v]))
-    if body.keep is None:
-        return tuple(reversed(steps)), "whole", -1
-    kids = view.tree.children[node]
-    if body.text_after is not None:
-        return tuple(reversed(steps)), "after", kids.index(body.text_after)
-    return None
+    steps.append((list(reading.record).index(v), tree.tags[v]))
+    return tuple(reversed(steps))
+
+
+def _follow(view: _View, record: Sequence[int],
+            steps: tuple[tuple[int, str], ...]) -> tuple[int | None, int] | None:
+    """The node `steps` lead to in another record, with its parent on the way (None for
+    the record's own node); None when the record's structure differs."""
+    first, tag = steps[0]
+    if first >= len(record) or view.tree.tags[record[first]] != tag:
+        return None
+    v = record[first]
+    parent: int | None = None
+    for index, tag in steps[1:]:
+        kids = view.tree.children[v]
+        if index >= len(kids) or view.tree.tags[kids[index]] != tag:
+            return None
+        parent, v = v, kids[index]
+    return parent, v
 
 
 def _resolve(view: _View, reading: _Reading, signature: Signature,
              title: str | None) -> Body | None:
     """The body at `signature` in another record, or None when its structure differs."""
     steps, form, position = signature
-    first, tag = steps[0]
-    if first >= len(reading.record) or view.tree.tags[reading.record[first]] != tag:
+    found = _follow(view, reading.record, steps)
+    if found is None:
         return None
-    v = reading.record[first]
-    for index, tag in steps[1:]:
-        kids = view.tree.children[v]
-        if index >= len(kids) or view.tree.tags[kids[index]] != tag:
-            return None
-        v = kids[index]
+    v = found[1]
     if form == "whole":
         return _trim_title(view, Body(v), title)
     kids = view.tree.children[v]
@@ -488,16 +508,10 @@ def _resolve_start(view: _View, reading: _Reading, start: tuple[tuple[int, str],
     """The body starting at `start` in another record: that node (`whole`), or it and the
     siblings after it; None when the record's structure differs. The node may be empty
     (a post whose only picture the saved page lost)."""
-    first, tag = start[0]
-    if first >= len(reading.record) or view.tree.tags[reading.record[first]] != tag:
+    found = _follow(view, reading.record, start)
+    if found is None:
         return None
-    v = reading.record[first]
-    parent: int | None = None
-    for index, tag in start[1:]:
-        kids = view.tree.children[v]
-        if index >= len(kids) or view.tree.tags[kids[index]] != tag:
-            return None
-        parent, v = v, kids[index]
+    parent, v = found
     if whole or parent is None:
         return _trim_title(view, Body(v), title)
     kids = view.tree.children[parent]
@@ -509,20 +523,7 @@ def _resolve_start(view: _View, reading: _Reading, start: tuple[tuple[int, str],
 def _start(reading: _Reading) -> tuple[tuple[int, str], ...] | None:
     """The (child position, tag) steps from the record to the body's first node."""
     nodes = reading.body.nodes()
-    if not nodes:
-        return None
-    tree = reading.view.tree
-    record = list(reading.record)
-    steps: list[tuple[int, str]] = []
-    v = nodes[0]
-    while v not in record:
-        parent = tree.parents[v]
-        if parent < 0:
-            return None
-        steps.append((tree.children[parent].index(v), tree.tags[v]))
-        v = parent
-    steps.append((record.index(v), tree.tags[v]))
-    return tuple(reversed(steps))
+    return _steps(reading, nodes[0]) if nodes else None
 
 
 class _View:
@@ -749,12 +750,17 @@ def _is_bar(dom: _View, v: int) -> bool:
 
 
 def _bar_named(el: HtmlElement) -> bool:
-    return bool(BAR_HINT_RE.search(f"{el.get('class') or ''} {el.get('id') or ''}"))
+    return bool(BAR_HINT_RE.search(_names(el)))
+
+
+def _names(el: HtmlElement) -> str:
+    """An element's class and id words."""
+    return f"{el.get('class') or ''} {el.get('id') or ''}"
 
 
 def _all_links(dom: _View, v: int) -> bool:
     el = dom.elements[v]
-    links = [len(" ".join(a.text_content().split())) for a in el.iter("a")]
+    links = [len(normalize_space(a.text_content())) for a in el.iter("a")]
     return sum(links) >= dom.text_len[v] > 0 and max(links) <= MAX_BAR_CHARS
 
 
@@ -797,11 +803,11 @@ def _drop_title_line(root: HtmlElement, title: str | None) -> None:
     while parent is not None and parent is not root and not (parent.text or "").strip() \
             and len(parent) == 1 and not (line.tail or "").strip():
         line, parent = parent, parent.getparent()
-    text = " ".join("".join(line.itertext()).split())
+    text = normalize_space("".join(line.itertext()))
     heading = (line.tag in HEADING_TAGS or first.tag in HEADING_TAGS) \
         and not text.endswith(":")  # "AgentF posted:" heads a quote, it is no title
     repeats = bool(title) and _is_title_text(text, title or "") and _is_block_line(line)
-    rest = len(" ".join("".join(root.itertext()).split())) - len(text)
+    rest = len(normalize_space("".join(root.itertext()))) - len(text)
     if (heading or repeats) and rest > 0 and parent is not None:
         tail = line.tail
         previous = line.getprevious()
@@ -819,9 +825,8 @@ def _drop_trailing_bars(root: HtmlElement) -> None:
         last = root[-1]
         if not isinstance(last.tag, str) or (last.tail or "").strip():
             return
-        names = " ".join(f"{el.get('class') or ''} {el.get('id') or ''}"
-                         for el in last.iter() if isinstance(el.tag, str))
-        text = " ".join("".join(last.itertext()).split())
+        names = " ".join(_names(el) for el in last.iter() if isinstance(el.tag, str))
+        text = normalize_space("".join(last.itertext()))
         if not (TRAILING_BAR_RE.search(names) or BAR_HINT_RE.search(names)) \
                 or len(text) > MAX_BAR_CHARS or next(last.iter(*MEDIA_TAGS), None) is not None:
             return
@@ -833,8 +838,8 @@ def _is_block_line(line: HtmlElement) -> bool:
     block = line
     while block.tag not in BLOCK_TAGS and block.getparent() is not None:
         block = block.getparent()
-    return len(" ".join("".join(block.itertext()).split())) <= \
-        len(" ".join("".join(line.itertext()).split())) + TITLE_PREFIX_CHARS
+    return len(normalize_space("".join(block.itertext()))) <= \
+        len(normalize_space("".join(line.itertext()))) + TITLE_PREFIX_CHARS
 
 
 def _copy(view: _View, v: int) -> HtmlElement:
@@ -889,9 +894,7 @@ def _author_score(dom: _View, v: int) -> int:
     if el.tag != "a" and not named and not (hinted and (dom.tree.texts[v] or _wraps_name(el))):
         return 0
     text = _author_text(dom, v)
-    if not _NAME_CHAR_RE.search(text) or NOT_AUTHOR_RE.match(text) or BYLINE_RE.match(text) \
-            or parse_date(text) is not None \
-            or _in_quote(el):
+    if BYLINE_RE.match(text) or not _may_be_name(text) or _in_quote(el):
         return 0
     if el.tag == "a":
         profile = bool(PROFILE_HREF_RE.search(el.get("href") or ""))
@@ -906,11 +909,17 @@ def _wraps_name(el: HtmlElement) -> bool:
         len(node) <= 1 for node in el.iter() if isinstance(node.tag, str))
 
 
+def _may_be_name(text: str) -> bool:
+    """Text with letters or digits that is neither an action ("Reply") nor a date."""
+    return bool(_NAME_CHAR_RE.search(text)) and not NOT_AUTHOR_RE.match(text) \
+        and parse_date(text) is None
+
+
 def _author_text(dom: _View, v: int) -> str:
     """A link's text, or the name an element holds directly (before a title or a badge),
     without a trailing "says:" label ("тамара пишет:"); a lone label is no name."""
     if dom.elements[v].tag == "a" or not dom.tree.texts[v]:
-        text = " ".join(dom.elements[v].text_content().split())
+        text = normalize_space(dom.elements[v].text_content())
     else:
         text = dom.tree.texts[v]
     if text.endswith(":"):
@@ -936,9 +945,8 @@ def _line_link_author(dom: _View, pivot: int) -> int | None:
         el = dom.elements[v]
         if el.tag != "a" or not 0 < dom.text_len[v] <= MAX_AUTHOR_CHARS:
             continue
-        text = " ".join(el.text_content().split())
-        if _NAME_CHAR_RE.search(text) and not NOT_AUTHOR_RE.match(text) \
-                and parse_date(text) is None:
+        text = normalize_space(el.text_content())
+        if _may_be_name(text):
             return v
     return None
 
@@ -946,7 +954,7 @@ def _line_link_author(dom: _View, pivot: int) -> int | None:
 def _line_author(dom: DomTree, pivot: int) -> str | None:
     """The name before the date in its line, without labels ("Graham — July 11th, 2012",
     "by Damien on ..."), when it is a few words."""
-    line = " ".join(dom.elements[_date_line(dom, pivot)].text_content().split())
+    line = normalize_space(dom.elements[_date_line(dom, pivot)].text_content())
     match = parse_date(line)
     if match is None:
         return None
@@ -969,7 +977,7 @@ def _author_fields(dom: _View, v: int | None,
 def _hinted(el: HtmlElement | None) -> bool:
     if el is None:
         return False
-    names = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('itemprop') or ''}"
+    names = f"{_names(el)} {el.get('itemprop') or ''}"
     return bool(AUTHOR_HINT_RE.search(names)) and not NOT_AUTHOR_HINT_RE.search(names)
 
 
@@ -993,12 +1001,12 @@ def pick_pivot(dom: DomTree, pivots: Sequence[int]) -> int:
 def read_date(dom: DomTree, pivot: int, context: PageContext) -> tuple[str | None, str | None]:
     """The date text the page shows and its ISO 8601 form."""
     el = dom.elements[pivot]
-    text = " ".join(el.text_content().split())
+    text = normalize_space(el.text_content())
     match: DateMatch | None = parse_date(text, context.now, context.lang)
     parent = dom.tree.parents[pivot]
     if match is not None and not match.has_time and parent >= 0 \
             and dom.text_len[parent] <= MAX_DATE_LINE_CHARS:
-        line = " ".join(dom.elements[parent].text_content().split())
+        line = normalize_space(dom.elements[parent].text_content())
         wider = parse_date(line, context.now, context.lang)
         if wider is not None and wider.has_time and match.text in wider.text:
             match = wider
