@@ -183,8 +183,8 @@ def route_articles(set_name: str) -> Routing:
         kinds[kind] += 1
         if kind == "thread" and not case.comments:
             routing.misrouted.append(case.id)
-        comments = "\n\n".join(post.text for post in export_posts(result)
-                               if result.article is not None)
+        comments = "\n\n".join(post.text for post in export_posts(result)) \
+            if result.article is not None else ""
         if case.comments and case.comments.strip():
             recalls.append(ev.recall(ev.page_counts(case.comments, comments)))
             body = result.article.text if result.article is not None else ""

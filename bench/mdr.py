@@ -39,17 +39,18 @@ class Record:
 
 def mine_records(root: etree._Element) -> list[Record]:
     """The records of the data region with the most text, or [] when there is none."""
-    best: list[tuple[etree._Element, ...]] = []
+    best: list[Record] = []
     best_chars = 0
     for parent in root.iter():
         children = [child for child in parent if isinstance(child.tag, str)]
         if len(children) < MIN_RECORDS:
             continue
         for region in _regions(children):
-            chars = sum(len(_text(group)) for group in region)
+            records = [Record(group, _text(group)) for group in region]
+            chars = sum(len(record.text) for record in records)
             if chars > best_chars:
-                best, best_chars = region, chars
-    return [Record(group, _text(group)) for group in best]
+                best, best_chars = records, chars
+    return best
 
 
 def _regions(children: list[etree._Element]) -> list[list[tuple[etree._Element, ...]]]:
