@@ -233,11 +233,12 @@
    * Ask the background whether to send this page (it decides collection: site lists, pause,
    * private windows), and send it if so.
    * @param {"load"|"navigation"} reason
+   * @param {boolean} wasHighlighted whether the background should highlight the page it gets
    */
-  async function offerPage(reason) {
+  async function offerPage(reason, wasHighlighted = highlighted()) {
     const reply = await api.runtime.sendMessage({ type: "content:hello", reason, url: location.href });
     if (!reply?.ok || !reply.send) return;
-    await api.runtime.sendMessage({ type: "content:page", reason, highlighted: highlighted(), ...serialize() });
+    await api.runtime.sendMessage({ type: "content:page", reason, highlighted: wasHighlighted, ...serialize() });
   }
 
   /** The URL without its fragment: a hash change alone is not a new page. */
@@ -251,9 +252,11 @@
     const check = async () => {
       if (pageUrl() === last) return;
       last = pageUrl();
+      // The old page's marks go before it is read again; its new content gets them back.
+      const wasHighlighted = highlighted();
       unhighlight();
       await settled();
-      offerPage("navigation").catch(() => {});
+      offerPage("navigation", wasHighlighted).catch(() => {});
     };
     if (globalThis.navigation?.addEventListener) {
       globalThis.navigation.addEventListener("navigatesuccess", check);
