@@ -10,7 +10,7 @@ browser's DOM, so this only matters for raw HTML (the CLI, saved pages), where i
 whether a forum's posts are siblings at all.
 
 `close_blocks` inserts the end tags HTML5 would imply, for the block elements of
-`BLOCK_TAGS`, and leaves every other byte of the text alone. It runs only on pages whose
+`CLOSING_BLOCK_TAGS`, and leaves every other byte of the text alone. It runs only on pages whose
 parse shows the symptom (`needs_closing`), so well-formed pages cost one XPath query.
 Pure: text in, text out.
 """
@@ -21,7 +21,7 @@ import re
 
 from lxml.html import HtmlElement
 
-BLOCK_TAGS = frozenset(
+CLOSING_BLOCK_TAGS = frozenset(
     "address article aside blockquote center details dialog dir div dl fieldset figcaption "
     "figure footer form header hgroup main menu nav ol section summary ul".split())
 """Elements whose end tag, when the element is open in scope, closes everything opened
@@ -67,7 +67,8 @@ def close_blocks(text: str) -> str:
         if not tag:
             continue  # a comment or a raw-text element: nothing to track
         if not match.group("end"):
-            if (tag in BLOCK_TAGS or tag in SCOPE_TAGS) and not match.group().endswith("/>"):
+            tracked = tag in CLOSING_BLOCK_TAGS or tag in SCOPE_TAGS
+            if tracked and not match.group().endswith("/>"):
                 stack.append(tag)
             continue
         depth = _open_in_scope(stack, tag)
@@ -75,7 +76,7 @@ def close_blocks(text: str) -> str:
             continue
         implied = stack[depth + 1:]
         del stack[depth:]
-        if implied and tag in BLOCK_TAGS:
+        if implied and tag in CLOSING_BLOCK_TAGS:
             out.append(text[last:match.start()])
             out.extend(f"</{name}>" for name in reversed(implied))
             last = match.start()
@@ -86,11 +87,11 @@ def close_blocks(text: str) -> str:
 def _open_in_scope(stack: list[str], tag: str) -> int | None:
     """The stack index of the innermost open `tag`, if any: for a block, not beyond a scope
     boundary; a boundary's own end tag (`</table>`) closes what is open inside it."""
-    if tag not in BLOCK_TAGS and tag not in SCOPE_TAGS:
+    if tag not in CLOSING_BLOCK_TAGS and tag not in SCOPE_TAGS:
         return None
     for depth in range(len(stack) - 1, -1, -1):
         if stack[depth] == tag:
             return depth
-        if tag in BLOCK_TAGS and stack[depth] in SCOPE_TAGS:
+        if tag in CLOSING_BLOCK_TAGS and stack[depth] in SCOPE_TAGS:
             return None
     return None
