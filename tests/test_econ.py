@@ -447,3 +447,29 @@ def test_flat_comment_section_after_its_heading_is_not_article() -> None:
     assert "Great post" not in result.article.text
     section = extract(html.replace("8 Comments", "Response"))
     assert section.article is not None and "Great post" in section.article.text
+
+
+def test_heading_anchor_id_spelling_its_text_is_no_role() -> None:
+    """A section heading with id="Community" is an anchor, not a community widget."""
+    assert not article.is_noise_hint(element('<span id="Community">Community</span>'))
+    assert article.is_noise_hint(element('<div id="community">Join us today</div>'))
+
+
+def test_table_row_with_linked_title_cell_is_kept_whole() -> None:
+    rows = "".join(f"<tr><th><a href='/f{i}'>Film {i}</a></th><td>{1990 + i}</td>"
+                   f"<td>{SENTENCE}</td></tr>" for i in range(3))
+    rows += "<tr><th><a href='/x'>Journey to the Center</a></th><td>1967</td>" \
+            "<td><a href='/y'>Remake of The Travelers</a></td></tr>"
+    page = parse_page(f"<html><body><h1>Films</h1><p>{SENTENCE}</p><table>{rows}</table>"
+                      "</body></html>")
+    text = article.extract_article(page).content.text_content()
+    assert "Journey to the Center" in text and "Remake of The Travelers" in text
+
+
+def test_footnotes_led_by_back_links_are_no_teaser_list() -> None:
+    notes = "".join(f"<li><a href='#r{i}'>^</a> <a href='/s{i}'>Source number {i}</a>. "
+                    f"Publisher {i}.</li>" for i in range(5))
+    teasers = "".join(f"<li><a href='/s{i}'>Story number {i}</a> teaser</li>" for i in range(5))
+    stats = stats_of(f"<html><body><ol>{notes}</ol><ul>{teasers}</ul></body></html>")
+    found = {stats.elements[stats.parent[i]].tag for i in article.teaser_lists(stats)}
+    assert found == {"ul"}

@@ -55,9 +55,11 @@ INLINE_TAGS = frozenset({"span", "a", "b", "i", "em", "strong", "font", "small",
 MAX_INLINE_NOISE_CHARS = 300
 """An inline element with a noise class (byline, author, tags) holds a line, not more."""
 ITEM_TAGS = frozenset({"li", "dt", "dd", "td", "th", "figcaption", "caption"})
+_CELL_TAGS = frozenset({"td", "th"})
 
 SLUG_WORDS = 4
 _SLUG_SPLIT_RE = re.compile(r"[-_]+")
+_WORD_RE = re.compile(r"[^\W_]+")
 
 NOISE_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "alert",
                          "alertdialog", "dialog", "banner", "contentinfo", "search"})
@@ -147,11 +149,17 @@ def is_noise_hint(el: HtmlElement) -> bool:
 def _names(el: HtmlElement) -> str:
     """The class and id words that can say what an element is for. An id of SLUG_WORDS words
     or more is a slug of the content's own heading ("sharing-with-a-single-developer"), not
-    a role, and is left out."""
+    a role, and is left out; so is an id that spells the element's own text (the anchor of a
+    section heading "Community")."""
     ident = el.get("id") or ""
-    if len(_SLUG_SPLIT_RE.split(ident)) >= SLUG_WORDS:
+    if len(_SLUG_SPLIT_RE.split(ident)) >= SLUG_WORDS or _spells_own_text(el, ident):
         ident = ""
     return f"{el.get('class') or ''} {ident}"
+
+
+def _spells_own_text(el: HtmlElement, ident: str) -> bool:
+    words = _WORD_RE.findall(ident.casefold())
+    return bool(words) and words == _WORD_RE.findall((el.text or "").casefold())
 
 
 def noise_roots(stats: TreeStats) -> list[int]:
@@ -220,10 +228,14 @@ def _are_teasers(stats: TreeStats, items: list[int]) -> bool:
 
 
 def _starts_with_link(stats: TreeStats, item: int) -> bool:
-    """True when the first text of the record is link text (a headline or a title link)."""
+    """True when the first words of the record are link text (a headline or a title link).
+    A record led by a link into the page itself is a footnote behind its back-link ("^",
+    "[1]"), not a teaser."""
     for j in range(item, stats.end[item]):
+        if stats.is_link[j] and (stats.elements[j].get("href") or "").startswith("#"):
+            return False
         text = stats.elements[j].text
-        if text and text.strip():
+        if text and _WORD_RE.search(text):
             while j != item and not stats.is_link[j]:
                 j = stats.parent[j]
             return stats.is_link[j]
@@ -277,9 +289,18 @@ def _heads_content(stats: TreeStats, i: int) -> bool:
 
 def _list_item(stats: TreeStats, i: int) -> bool:
     """List items, table cells and captions of plain text (names, ingredients, figures) are
-    content without punctuation; only link-heavy ones are navigation."""
-    return (stats.elements[i].tag in ITEM_TAGS
-            and stats.link_density(i) <= MAX_LINK_DENSITY)
+    content without punctuation; only link-heavy ones are navigation. A table row is kept
+    or dropped whole: a linked title cell belongs to the row that describes it."""
+    tag = stats.elements[i].tag
+    if tag in _CELL_TAGS and stats.parent[i] >= 0:
+        return _row_has_text(stats, stats.parent[i])
+    return tag in ITEM_TAGS and stats.link_density(i) <= MAX_LINK_DENSITY
+
+
+def _row_has_text(stats: TreeStats, row: int) -> bool:
+    """True when a cell of the row holds sentences or plain (unlinked) text."""
+    return any(stats.content_punc(j) or stats.link_density(j) <= MAX_LINK_DENSITY
+               for j in _children(stats, row) if stats.elements[j].tag in _CELL_TAGS)
 
 
 def _near(stats: TreeStats, paras: list[econ.TextPara], heading: int) -> list[econ.TextPara]:
