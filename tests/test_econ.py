@@ -473,3 +473,11 @@ def test_footnotes_led_by_back_links_are_no_teaser_list() -> None:
     stats = stats_of(f"<html><body><ol>{notes}</ol><ul>{teasers}</ul></body></html>")
     found = {stats.elements[stats.parent[i]].tag for i in article.teaser_lists(stats)}
     assert found == {"ul"}
+
+
+def test_mathml_formula_is_content_without_punctuation() -> None:
+    formula = "<math><mi>x</mi><mo>=</mo><mn>42</mn></math>"
+    page = parse_page(f"<html><body><div><p>{SENTENCE}</p>{formula}<p>{SENTENCE}</p>"
+                      "</div></body></html>")
+    text = " ".join(article.extract_article(page).content.text_content().split())
+    assert "x = 42" in text

@@ -264,7 +264,8 @@ def summary_node(stats: TreeStats,
     """
     paras = econ.text_node_sets(stats)
     kept, pruned = econ.joint_para(paras)
-    pruned = [i for i in pruned if not _heads_content(stats, i) and not _list_item(stats, i)]
+    pruned = [i for i in pruned if not _heads_content(stats, i) and not _list_item(stats, i)
+              and not _in_formula(stats, i)]
     if heading is not None and kept and max(map(_prose_chars, kept)) < SHORT_PAGE_CHARS:
         kept = _near(stats, kept, heading) or kept
     snippet = econ.snippet_node(kept, size=_prose_chars)
@@ -301,6 +302,15 @@ def _row_has_text(stats: TreeStats, row: int) -> bool:
     """True when a cell of the row holds sentences or plain (unlinked) text."""
     return any(stats.content_punc(j) or stats.link_density(j) <= MAX_LINK_DENSITY
                for j in _children(stats, row) if stats.elements[j].tag in _CELL_TAGS)
+
+
+def _in_formula(stats: TreeStats, i: int) -> bool:
+    """Parts of a MathML formula are content without punctuation: the formula is text."""
+    while i > 0:
+        if stats.elements[i].tag == "math":
+            return True
+        i = stats.parent[i]
+    return False
 
 
 def _near(stats: TreeStats, paras: list[econ.TextPara], heading: int) -> list[econ.TextPara]:
