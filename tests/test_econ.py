@@ -480,3 +480,14 @@ def test_mathml_formula_is_content_without_punctuation() -> None:
     page = parse_page(f"<html><body><div><p>{SENTENCE}</p>{formula}<p>{SENTENCE}</p>"
                       "</div></body></html>")
     assert "x=42" in article.extract_article(page).content.text_content()
+
+
+def test_body_split_around_a_wrapper_is_one_article() -> None:
+    """A "read all" wrapper holding most paragraphs does not cut off the ones before it."""
+    para = f"<div class='para'>{SENTENCE}</div>"
+    lead = "<div class='para'>The story begins with a long lead that runs on, with one mark</div>"
+    rail = "<div class='rail'><a href='/a'>More from our newsroom every day</a></div>"
+    page = parse_page(f"<html><body><div id='body'>{lead}<div class='read-all'>{para * 8}"
+                      f"</div></div>{rail}</body></html>")
+    found = article.extract_article(page)
+    assert found.source.get("id") == "body"

@@ -365,11 +365,24 @@ def _backtrack(stats: TreeStats, snippet: int) -> int:
         if gain <= 0 and added <= MAX_LABEL_CHARS:
             child, parent = parent, stats.parent[parent]
             continue
-        if _stops(stats, child, parent):
+        if _stops(stats, child, parent) and not _more_of_the_same(stats, child, parent, snippet):
             return best
         child, parent = parent, stats.parent[parent]
         best = child
     return best
+
+
+def _more_of_the_same(stats: TreeStats, child: int, parent: int, snippet: int) -> bool:
+    """True when the parent adds, beside the child, paragraphs of the snippet's own kind (tag
+    and class) with sentences: the article's body split around an embed or a "read more"
+    wrapper, not a box beside it."""
+    kind = _kind(stats.elements[snippet])
+    return any(j != child and stats.content_punc(j) and _kind(stats.elements[j]) == kind
+               for j in _children(stats, parent))
+
+
+def _kind(el: HtmlElement) -> tuple[str, str]:
+    return el.tag, el.get("class") or ""
 
 
 def _stops(stats: TreeStats, child: int, parent: int) -> bool:
