@@ -491,3 +491,20 @@ def test_body_split_around_a_wrapper_is_one_article() -> None:
                       f"</div></div>{rail}</body></html>")
     found = article.extract_article(page)
     assert found.source.get("id") == "body"
+
+
+def test_sidebar_longer_than_a_photo_post_is_still_noise() -> None:
+    """The layout-wrapper exception (a noise-named element holding most sentences) needs the
+    title's heading inside it."""
+    html = ("<html><body><div id='post'><h1>Logos for the apocalypse</h1><p>Some logos, "
+            "redrawn.</p><img src='a.png'></div>"
+            f"<div id='sidebar'><p>{SENTENCE} {SENTENCE}</p></div></body></html>")
+    page = parse_page(html)
+    heading = page.body.find(".//h1")
+    found = article.extract_article(page, article.PageHints(heading))
+    assert "redrawn" in found.content.text_content()
+    assert "council" not in found.content.text_content()
+    wrapper = parse_page("<html><body><div class='page no-sidebars'><h1>Title</h1>"
+                         f"<p>{SENTENCE}</p></div></body></html>")
+    found = article.extract_article(wrapper, article.PageHints(wrapper.body.find(".//h1")))
+    assert "council" in found.content.text_content()

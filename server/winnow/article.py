@@ -162,15 +162,18 @@ def _spells_own_text(el: HtmlElement, ident: str) -> bool:
     return bool(words) and words == _WORD_RE.findall((el.text or "").casefold())
 
 
-def noise_roots(stats: TreeStats) -> list[int]:
+def noise_roots(stats: TreeStats, heading: int | None = None) -> list[int]:
     """Elements whose subtrees are noise before any extraction: teaser lists, and hinted
     containers unless class words are all that says so and they hold most of the page's
     sentences (then they are wrappers whose class names speak of a layout, as in
-    `page no-sidebars`; an <aside>, a comment list or a navigation role is never that)."""
+    `page no-sidebars`; an <aside>, a comment list or a navigation role is never that).
+    With the title's heading known, a wrapper must also hold it: a sidebar longer than a
+    photo post's caption is still a sidebar."""
     limit = MAX_NOISE_SHARE * max(stats.content_punc(0), 1)
     roots = [i for i, el in enumerate(stats.elements)
-             if is_noise_hint(el) and (stats.content_punc(i) < limit or _named_noise(el))
-             and not _swallows_blocks(stats, i)]
+             if is_noise_hint(el) and not _swallows_blocks(stats, i)
+             and (stats.content_punc(i) < limit or _named_noise(el)
+                  or (heading is not None and not econ.is_descendant(stats, heading, i)))]
     roots.extend(teaser_lists(stats))
     return roots
 
@@ -419,10 +422,10 @@ def extract_article(page: Page, hints: PageHints | None = None) -> ArticleConten
     body = page.body
     stats = econ.collect_stats(body)
     page_chars = stats.chars[0]
-    roots = noise_roots(stats)
+    heading = stats.index.get(hints.title_heading) if hints.title_heading is not None else None
+    roots = noise_roots(stats, heading)
     roots.extend(template_roots(stats, _indices(stats, hints.template_noise)))
     econ.exclude_subtrees(stats, roots)
-    heading = stats.index.get(hints.title_heading) if hints.title_heading is not None else None
     if heading is not None and stats.excluded[heading]:
         heading = None
     found = summary_node(stats, heading)
