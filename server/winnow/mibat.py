@@ -42,7 +42,7 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from winnow.dates import PIVOT_MAX_CHARS, is_date_pivot, parse_date, parse_datetime_attr
-from winnow.page import is_hidden
+from winnow.page import HIDING_XPATH, is_hidden
 from winnow.tree import (
     BLOCK_TAGS,
     LabelOptions,
@@ -103,6 +103,9 @@ COMMENT_NAME_RE = re.compile(r"comment", re.I)
 DATE_ATTRS = ("datetime", "title", "data-time", "data-timestamp", "data-date")
 """Attributes whose value may hold a machine-readable post date (a candidate pivot)."""
 
+DATE_ATTRS_XPATH = "descendant-or-self::*[" + " or ".join(f"@{a}" for a in DATE_ATTRS) + "]"
+"""The elements that have one of DATE_ATTRS."""
+
 MAX_PIVOT_TEXT = 150
 """Nodes with more text than this are never pivots. The pivot is the lowest node *containing*
 the post date (section 4.2), which often holds the author and a title too ("Post by mfkl »
@@ -142,51 +145,63 @@ def dom_tree(root: HtmlElement) -> DomTree:
     """Build the arrays and classify candidate pivots bottom-up in one pass.
 
     Preorder puts every child after its parent, so walking the nodes backwards finishes a
-    node's subtree before the node: each pass adds a node's count to its parent's.
+    node's subtree before the node: each pass adds a node's count to its parent's. Hidden
+    elements and elements with date attributes are few; one XPath query each finds them.
     """
     tree = build_tree(root, LabelOptions(with_text=False))
     elements = tree.elements
     assert elements is not None
     n = len(tree)
     parents = tree.parents
+    index = {el: v for v, el in enumerate(elements)}
+    dated = set(_matching(root, index, DATE_ATTRS_XPATH))
     hidden = [False] * n
-    for v in range(n):
-        p = parents[v]
-        hidden[v] = (p >= 0 and hidden[p]) or is_hidden(elements[v])
-    own = [len(tree.texts[v]) for v in range(n)]
-    text_len = [0 if hidden[v] else own[v] for v in range(n)]
-    all_len = list(own)
+    for v in _matching(root, index, HIDING_XPATH):
+        hidden[v] = is_hidden(elements[v])
+    for v in range(1, n):
+        if hidden[parents[v]]:
+            hidden[v] = True
+    all_len = [len(text) for text in tree.texts]
+    text_len = [0 if hid else length for hid, length in zip(hidden, all_len, strict=True)]
     cand = [False] * n
     collapsed = [False] * n
     below = [0] * n
     hidden_below = [0] * n
+    tails = [len(tail) for tail in tree.tails]
     for v in range(n - 1, -1, -1):
         if hidden[v]:
-            if hidden_below[v] == 0 and _is_pivot_node(elements[v], all_len[v]):
+            if hidden_below[v] == 0 and _is_pivot_node(elements[v], all_len[v], v in dated):
                 collapsed[v] = True
                 hidden_below[v] = 1
-        elif below[v] == 0 and _is_pivot_node(elements[v], text_len[v]):
+        elif below[v] == 0 and _is_pivot_node(elements[v], text_len[v], v in dated):
             cand[v] = True
             below[v] = 1
         p = parents[v]
         if p < 0:
             continue
-        tail = len(tree.tails[v])
-        all_len[p] += all_len[v] + tail
+        all_len[p] += all_len[v] + tails[v]
         if not hidden[v]:
-            text_len[p] += text_len[v] + tail
+            text_len[p] += text_len[v] + tails[v]
             below[p] += below[v]
         else:
             hidden_below[p] += hidden_below[v]
     return DomTree(tree, cand, below, text_len, hidden, collapsed, all_len)
 
 
-def _is_pivot_node(el: HtmlElement, length: int) -> bool:
-    """A node whose short text is a post date, or whose date attribute is one."""
+def _matching(root: HtmlElement, index: dict[HtmlElement, int], xpath: str) -> list[int]:
+    """The tree numbers of the elements under `root` (itself included) that `xpath` selects."""
+    return [index[el] for el in root.xpath(xpath)]
+
+
+def _is_pivot_node(el: HtmlElement, length: int, dated: bool) -> bool:
+    """A node whose short text is a post date, or whose date attribute is one (`dated`: it
+    has one of DATE_ATTRS)."""
     if length > MAX_PIVOT_TEXT:
         return False
     if length and _holds_date(el.text_content()):
         return True
+    if not dated:
+        return False
     for name in DATE_ATTRS:
         value = el.get(name)
         if value and (name != "title" or any(ch.isdigit() for ch in value)) \

@@ -179,13 +179,52 @@ def make_label(tag: str, own_text: str, classes: str | None, options: LabelOptio
 
 def build_tree(root: HtmlElement, options: LabelOptions | None = None,
                keep_elements: bool = True) -> Tree:
-    """Build the tree of the elements under `root` (itself included) with an explicit stack.
+    """Build the tree of the elements under `root` (itself included).
 
     Comments and processing instructions are not nodes; their tails count as text of the
     node before them (the parent's text, or the previous element's tail). Each element's
     label follows `options` (see the module docstring).
     """
     options = options or LabelOptions()
+    nodes = _preorder_nodes(root)
+    elements, parents, texts, tails = nodes if nodes is not None else _walk_nodes(root)
+    texts = [normalize_space(t) for t in texts]
+    tails = [normalize_space(t) for t in tails]
+    tags = _tag_names(elements)
+    if options.with_text or options.with_class:
+        own = _own_texts(parents, texts, tails)
+        labels = [make_label(tags[v], own[v], elements[v].get("class"), options)
+                  for v in range(len(elements))]
+    else:
+        labels = tags  # make_label with neither option is the bare tag
+    ids = [None if value is None else wn_id(el)
+           for el, value in zip(elements, (el.get(WN_ID) for el in elements), strict=True)]
+    children, depths = _children_depths(parents)
+    return _assemble(tags, labels, parents, children, depths, texts, tails, ids,
+                     elements if keep_elements else None)
+
+
+def _preorder_nodes(root: HtmlElement
+                    ) -> tuple[list[HtmlElement], list[int], list[str], list[str]] | None:
+    """Elements, parents, raw texts and raw tails of a subtree that holds elements only
+    (lxml's preorder iteration is then the tree's numbering), or None when it holds a
+    comment, processing instruction or entity, whose tails `_walk_nodes` must move."""
+    elements = list(root.iter())
+    if any(not isinstance(tag, str) for tag in (el.tag for el in elements)):
+        return None
+    index = {el: n for n, el in enumerate(elements)}
+    parents = [index.get(el.getparent(), -1) for el in elements]
+    parents[0] = -1
+    texts = [el.text or "" for el in elements]
+    tails = [el.tail or "" for el in elements]
+    tails[0] = ""
+    return elements, parents, texts, tails
+
+
+def _walk_nodes(root: HtmlElement
+                ) -> tuple[list[HtmlElement], list[int], list[str], list[str]]:
+    """Elements, parents, raw texts and raw tails in preorder, with an explicit stack; the
+    tails of non-element nodes join the text of the node before them."""
     elements: list[HtmlElement] = []
     parents: list[int] = []
     texts: list[str] = []
@@ -202,15 +241,19 @@ def build_tree(root: HtmlElement, options: LabelOptions | None = None,
         lead, kids = _element_children(el, moved_tails)
         texts.append(lead)
         stack.extend((kid, index) for kid in reversed(kids))
-    texts = [normalize_space(t) for t in texts]
-    tails = [normalize_space(t) for t in tails]
-    tags = [el.tag.lower() if isinstance(el.tag, str) else "" for el in elements]
-    own = _own_texts(parents, texts, tails)
-    labels = [make_label(tags[v], own[v], elements[v].get("class"), options)
-              for v in range(len(elements))]
-    ids = [wn_id(el) if el.get(WN_ID) is not None else None for el in elements]
-    return from_arrays(tags, labels, parents, texts=texts, tails=tails, wn_ids=ids,
-                       elements=elements if keep_elements else None)
+    return elements, parents, texts, tails
+
+
+def _tag_names(elements: Sequence[HtmlElement]) -> list[str]:
+    """Lower-cased tag names ("" for a non-string tag), each distinct tag lowered once."""
+    lowered: dict[Any, str] = {}
+    out = []
+    for tag in (el.tag for el in elements):
+        name = lowered.get(tag)
+        if name is None:
+            name = lowered[tag] = tag.lower() if isinstance(tag, str) else ""
+        out.append(name)
+    return out
 
 
 def _element_children(el: HtmlElement,
@@ -255,6 +298,16 @@ def from_arrays(tags: Sequence[str], labels: Sequence[str], parents: Sequence[in
     if n == 0:
         raise TreeError("a tree needs at least one node")
     children, depths = _check_preorder(parents)
+    return _assemble(tags, labels, parents, children, depths, texts, tails, wn_ids, elements)
+
+
+def _assemble(tags: Sequence[str], labels: Sequence[str], parents: Sequence[int],
+              children: tuple[tuple[int, ...], ...], depths: tuple[int, ...],
+              texts: Sequence[str] | None, tails: Sequence[str] | None,
+              wn_ids: Sequence[int | None] | None,
+              elements: Sequence[HtmlElement] | None) -> Tree:
+    """The `Tree` of checked preorder arrays, with sizes and subtree hashes computed."""
+    n = len(labels)
     sizes = _sizes(parents)
     hashes = _subtree_hashes(labels, children)
     return Tree(tags=tuple(tags), labels=tuple(labels), parents=tuple(parents),
@@ -263,6 +316,18 @@ def from_arrays(tags: Sequence[str], labels: Sequence[str], parents: Sequence[in
                 tails=tuple(tails) if tails is not None else ("",) * n,
                 wn_ids=tuple(wn_ids) if wn_ids is not None else (None,) * n,
                 elements=tuple(elements) if elements is not None else None)
+
+
+def _children_depths(parents: Sequence[int]
+                     ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Children lists and depths of parents known to be in preorder (built from a tree)."""
+    kids: list[list[int]] = [[] for _ in parents]
+    depths = [0] * len(parents)
+    for v in range(1, len(parents)):
+        p = parents[v]
+        kids[p].append(v)
+        depths[v] = depths[p] + 1
+    return tuple(map(tuple, kids)), tuple(depths)
 
 
 def _check_preorder(parents: Sequence[int]
