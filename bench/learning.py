@@ -34,10 +34,8 @@ import winnow
 from evaluate import _git_state, _nproc, command_line, percentile, publish, run_trafilatura
 from lxml.html import HtmlElement
 from winnow import evaluation as ev
-from winnow.chunks import label_chunks
 from winnow.clustering import MAX_CLUSTERS
 from winnow.extractor import extract_page
-from winnow.layout import apply as apply_layout
 from winnow.page import PageError, iter_elements, parse_page, wn_id
 from winnow.result import Extraction
 from winnow.sitemodel import Observation, SiteModel
@@ -200,15 +198,13 @@ def own_text(el: HtmlElement) -> str:
 
 
 def source_ids(model: SiteModel, seen: Observation) -> dict[str, set[int]] | None:
-    """Ids of the elements each template source explains on an observed page, split the way
-    `SiteModel._explain` combines them; None when the page has no mature cluster or the
-    split no longer adds up to the template's noise (the model code changed)."""
+    """Ids of the elements each template source explains on an observed page, as
+    `SiteModel.template` combines them; None when no template explains the page or the
+    split does not add up to the template's noise."""
     template = model.template(seen)
     if template is None:
         return None
-    cluster = model.clusters[template.cluster]
-    ids = {"layout": set(apply_layout(cluster.layout, seen.layout, model.anchors).noise_ids),
-           "chunks": set(label_chunks(seen.chunks, cluster.chunks).template_ids)}
+    ids = model.noise_sources(seen)
     noise = {wn_id(el) for el in template.noise}
     return ids if set().union(*ids.values()) == noise else None
 
@@ -537,8 +533,9 @@ def report(runs: Sequence[SiteRun], costs: Sequence[CostRun], command: str) -> s
         "it (`winnow.extract(html, None, model)`), then learned (`model.add_page`). "
         "Single-page Winnow (`winnow.extract(html)`) and trafilatura (`favor_precision=True`) "
         "run on the same pages in the same run. Metric as in the article table (shingle P and R "
-        "averaged over pages, F1 of the averages). \"template used\": pages whose cluster had "
-        "learned at least 2 pages, so the method was template+econ.",
+        "averaged over pages, F1 of the averages). \"template used\": pages extracted with "
+        "method template+econ: their cluster had learned at least 2 pages, or text repeated "
+        "across the site's learned pages explained part of them.",
         "", "### F1 per site", "", *site_table(runs), "", speed_line(runs), "",
         unextractable(runs),
         "", "### Learning curve", "",

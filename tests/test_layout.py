@@ -4,6 +4,7 @@ and a real-data check on the Big9 sites corpus (skipped when absent, failing und
 from __future__ import annotations
 
 import json
+import re
 import statistics
 from collections import Counter
 from collections.abc import Callable
@@ -245,3 +246,23 @@ def test_real_sites_main_blocks_cover_the_gold_text() -> None:
     assert min(by_group.values()) >= 0.7, by_group
     assert statistics.mean(s for _, _, s in rows) <= 0.02
     assert max(s for _, _, s in rows) <= 0.1
+
+
+def test_asides_are_unplaced_blocks_outside_the_main_text() -> None:
+    headline, _, paragraphs = ARTICLES[5]
+    html = re.sub(r' data-wn="\d+"', "", article_html(5)).replace(
+        '<div class="story">',
+        '<div class="slide"><p class="caption">Rescuers at the scene on Monday, seen from the '
+        'bridge.</p></div><h2>Crosshead of this page</h2><div class="story">').replace(
+        f"<p>{paragraphs[0]}</p>",
+        f"<p>{paragraphs[0]}</p><blockquote><p>A pull quote only this page has.</p>"
+        "</blockquote>")
+    page = parse_page(stamp(html), slug(5))
+    match = lay.apply(learned(5), lay.segment(page))
+    assert match.matched
+    by_id = {int(el.get("data-wn")): el for el in page.root.iter() if el.get("data-wn")}
+    aside = " ".join(by_id[i].text_content() for i in match.aside_ids)
+    assert "Rescuers at the scene" in aside
+    assert "pull quote" not in aside and "Crosshead" not in aside
+    assert not any(p in aside for p in paragraphs) and headline not in aside
+    assert not set(match.aside_ids) & set(match.content_ids)

@@ -119,6 +119,27 @@ def test_model_survives_json_round_trip() -> None:
     assert again.summary() == model.summary()
 
 
+def test_text_repeated_across_the_site_explains_a_page_of_a_young_cluster() -> None:
+    model = learned([news_page(n) for n in range(3)])
+    page = parse_page(gallery_page(1).replace("</body>", FOOTER + "</body>"))
+    template = model.template(page)
+    assert template is not None and template.pages_learned < MIN_CLUSTER_PAGES
+    assert template.sources["site"] > 0 and template.records is None
+    noise = " ".join(el.text_content() for el in template.noise)
+    assert "All rights reserved" in noise and "Photo" not in noise
+    assert model.template(parse_page(gallery_page(2))) is None
+
+
+def test_version_1_model_is_read_with_an_empty_site_table() -> None:
+    model = learned([news_page(n) for n in range(4)])
+    data = model.to_json()
+    data["version"] = 1
+    del data["site_chunks"]
+    old = SiteModel.from_json(data)
+    assert old.site_chunks.pages == 0 and old.summary() == model.summary()
+    assert old.template(parse_page(news_page(9))) is not None
+
+
 def test_unknown_format_version_is_refused() -> None:
     data = learned([news_page(1)]).to_json()
     data["version"] = 999

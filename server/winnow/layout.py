@@ -59,6 +59,9 @@ FALLBACK_TITLE_THRESHOLD = 1.0
 """analyze.py LayoutCluster.fixate: titlability x DiffScore the fallback title must exceed."""
 MIN_PATTERN_PAGES = 2
 """analyze.py fixate: a cluster of one page has no pattern (every DiffScore would be 0)."""
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+"""Adaptation: a heading the pattern does not place is never an aside (`LayoutMatch.aside_ids`):
+the title and the article's own subheadings are headings."""
 
 WINDOW_PAGES = 8
 """Adaptation: DiffScore pairs and title votes use the last pages only, so the cost of adding a
@@ -492,6 +495,27 @@ class LayoutMatch:
         content = set(self.content_ids)
         return [i for i in self.ids(Label.STATIC) if i not in content]
 
+    @property
+    def aside_ids(self) -> list[int]:
+        """Ids of the elements of asides: blocks no section takes (UNKNOWN) that stand before
+        the first or after the last MAIN block, headings excepted; an element also in a
+        content block is content. Webstemmer extracts the main sections only, so what the
+        pattern cannot place outside the main text is not article text (slideshow captions,
+        optional link boxes, embeds); unplaced blocks between main blocks are kept, as
+        optional parts of the article are (pull quotes, lists, crossheads), and so is a block
+        laid out like a main block."""
+        main = [k for k, (_, label, _) in enumerate(self.blocks) if label is Label.MAIN]
+        if not main:
+            return []
+        main_paths = {self.blocks[k][0].path for k in main}
+        content = set(self.content_ids)
+        found: dict[int, None] = {}
+        for k, (block, label, _) in enumerate(self.blocks):
+            if (label is Label.UNKNOWN and not main[0] < k < main[-1]
+                    and block.path not in main_paths and _tag(block.path) not in HEADING_TAGS):
+                found.update(dict.fromkeys(i for i in block.ids if i not in content))
+        return list(found)
+
 
 def apply(pattern: LayoutPattern, layout: Layout, anchor_texts: AnchorTexts | None = None,
           find_title: bool = True) -> LayoutMatch:
@@ -518,6 +542,11 @@ def apply(pattern: LayoutPattern, layout: Layout, anchor_texts: AnchorTexts | No
     weight = layout.weight
     aligned = sum(len(b.sig) for b, s in zip(layout.blocks, sections, strict=True) if s >= 0)
     return LayoutMatch(labelled, aligned / weight if weight else 0.0, method)
+
+
+def _tag(path: str) -> str:
+    """The tag of a block's innermost block-level element (its path's last component)."""
+    return path.rsplit("/", 1)[-1].split(":", 1)[0]
 
 
 def _label(pattern: LayoutPattern, section: int, title: int) -> Label:

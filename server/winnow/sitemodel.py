@@ -4,9 +4,11 @@ chunks (Ma et al.) and ne-patterns (RTDM section 4), learned one page at a time.
 `SiteModel.add_page(page)` learns from a page the way browsing shows it: the page joins its
 template cluster (or starts one) and that cluster's layout pattern, chunk table and
 ne-pattern take it in. `SiteModel.template(page)` tells, for a new page, which of its
-elements the cluster's template explains: text of static layout blocks and template text
-chunks. The extractor treats those as noise and runs ECON on what is left; a cluster younger
-than `MIN_CLUSTER_PAGES` explains nothing and the page gets single-page extraction. The
+elements the cluster's template explains: text of static layout blocks, asides the layout
+pattern places outside the main text, template text chunks, and text repeated across the
+site's pages whatever their template. The extractor treats those as noise and runs ECON on
+what is left. A cluster younger than `MIN_CLUSTER_PAGES` explains only the site's repeated
+text, and a page it leaves unexplained gets single-page extraction. The
 ne-pattern's fixed text is not used there: measured on the evaluation sites it removed
 nothing the other two miss (F1 0.958 with or without it) and cost an RTDM match per page;
 `SiteModel.passages` gives the pattern's own extraction (wildcard passages, title, body).
@@ -27,7 +29,7 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from winnow import patterns
-from winnow.chunks import Chunk, ChunkTable, label_chunks
+from winnow.chunks import Chunk, ChunkLabels, ChunkTable, chunk_key, label_chunks
 from winnow.clustering import Clusterer
 from winnow.layout import Layout, LayoutPattern, outgoing_anchors, segment_with_chunks
 from winnow.layout import apply as apply_layout
@@ -35,7 +37,10 @@ from winnow.mibat import RecordTemplate, dom_tree, main_region, mine_regions, re
 from winnow.page import Page, stamp_ids
 from winnow.tree import Tree, build_tree
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""2 added the site-wide chunk table (`SiteModel.site_chunks`); a version 1 model is read
+with an empty one."""
+READ_VERSIONS = frozenset({1, FORMAT_VERSION})
 
 MIN_CLUSTER_PAGES = 2
 """Pages a cluster must have learned before its template is used: with one page there is
@@ -48,6 +53,13 @@ converged by then, and composition is the costly step)."""
 PATTERN_TOLERANCE = 10
 """Vertices allowed to break the ne-pattern's rules B/F/H when matching (not in the paper:
 strict matching rejects most pages of a cluster learned from few pages)."""
+
+SITE_MIN_DF = 3
+"""Learned pages of the site, of any cluster, in which a chunk's text (wherever it stands)
+must be seen to be template text site-wide: Ma et al.'s document frequency (3.2) over the
+site instead of one cluster, as an absolute count because a site's templates split its pages
+(the disclaimer under every story, "Story continues below"). Kept by the same lossy counting,
+so text repeated only across far-apart pages is forgotten."""
 
 MAX_ANCHOR_URLS = 5000
 """Link targets whose anchor texts are remembered (Webstemmer's title source)."""
@@ -116,14 +128,28 @@ class Observation:
 
 @dataclass
 class Template:
-    """How a learned cluster explains one page."""
+    """How a learned cluster (or, for a page without one, the site) explains one page."""
 
-    cluster: int
+    cluster: int | None
     pages_learned: int
     noise: list[HtmlElement]
     sources: dict[str, int]
     records: RecordTemplate | None = None
     """The cluster's post record template, for pages MiBAT alone cannot read."""
+
+
+def _site_chunks(chunks: list[Chunk]) -> list[Chunk]:
+    """The chunks keyed by text alone, for the site-wide table: the same words under another
+    template's tag path are the same template text."""
+    return [Chunk(c.path, c.text, c.ids, chunk_key("", c.text)) for c in chunks]
+
+
+def _site_labels(chunks: list[Chunk], table: ChunkTable) -> ChunkLabels:
+    """Which chunks the site-wide table has seen in at least SITE_MIN_DF pages."""
+    def repeated(key: str) -> bool:
+        entry = table.counts.get(key)
+        return entry is not None and entry[0] >= SITE_MIN_DF
+    return ChunkLabels(tuple((c, repeated(c.key)) for c in _site_chunks(chunks)))
 
 
 def _page_keys(seen: Observation) -> list[str]:
@@ -148,6 +174,8 @@ class SiteModel:
     learned: OrderedDict[str, int] = field(default_factory=OrderedDict)
     """Keys of the pages learned, their URL and their content digest (most recent last) ->
     the cluster they joined."""
+    site_chunks: ChunkTable = field(default_factory=ChunkTable)
+    """Document frequencies of chunk texts over all the site's learned pages."""
 
     def observe(self, page: Page) -> Observation:
         """Read what learning and template matching need from a page, once, and find the
@@ -171,7 +199,9 @@ class SiteModel:
         self.clusters = {cid: m for cid, m in self.clusters.items()
                          if cid in self.clusterer.clusters}
         model = self.clusters.setdefault(cluster, ClusterModel())
-        model.learn(seen, self.anchors, seen.page.url or str(self.pages_seen))
+        key = seen.page.url or str(self.pages_seen)
+        model.learn(seen, self.anchors, key)
+        self.site_chunks.add(_site_chunks(seen.chunks), sample_key=key)
         self._remember_anchors(seen.layout)
         self._remember_learned(keys, cluster)
         self.pages_seen += 1
@@ -199,30 +229,40 @@ class SiteModel:
         return self.add(self.observe(page))
 
     def template(self, page: Page | Observation) -> Template | None:
-        """How the page's cluster explains it, or None when it has no mature cluster."""
+        """How the page's cluster explains it; without a mature cluster, how the site's
+        repeated text does; None when neither explains anything."""
         seen = page if isinstance(page, Observation) else self.observe(page)
-        if not seen.matches:
+        cluster = seen.matches[0][0] if seen.matches else None
+        learned = self.clusterer.clusters[cluster].pages if cluster is not None else 0
+        mature = cluster in self.clusters and learned >= MIN_CLUSTER_PAGES
+        sources = self.noise_sources(seen)
+        noise_ids = set().union(*sources.values())
+        if not mature and not noise_ids:
             return None
-        cluster = seen.matches[0][0]
-        learned = self.clusterer.clusters[cluster].pages
-        if cluster not in self.clusters or learned < MIN_CLUSTER_PAGES:
-            return None
-        return self._explain(cluster, learned, seen)
-
-    def _explain(self, cluster: int, learned: int, seen: Observation) -> Template:
-        model = self.clusters[cluster]
-        matched = apply_layout(model.layout, seen.layout, find_title=False)
-        static = set(matched.noise_ids)
-        chunk_ids = set(label_chunks(seen.chunks, model.chunks).template_ids)
         elements = seen.tree.elements or ()
         by_id = {i: el for el, i in zip(elements, seen.tree.wn_ids, strict=True)
                  if i is not None}
-        noise_ids = static | chunk_ids
         return Template(
             cluster=cluster, pages_learned=learned,
             noise=[by_id[i] for i in sorted(noise_ids) if i in by_id],
-            sources={"layout": len(static), "chunks": len(chunk_ids)},
-            records=model.records)
+            sources={name: len(ids) for name, ids in sources.items()},
+            records=self.clusters[cluster].records if mature and cluster is not None else None)
+
+    def noise_sources(self, seen: Observation) -> dict[str, set[int]]:
+        """Ids of the elements each template source explains on an observed page: static
+        layout blocks, layout asides and template chunks of its mature cluster, and text
+        repeated across the site. A page without a mature cluster has the last only."""
+        site = set(_site_labels(seen.chunks, self.site_chunks).template_ids)
+        cluster = seen.matches[0][0] if seen.matches else None
+        if (cluster is None or cluster not in self.clusters
+                or self.clusterer.clusters[cluster].pages < MIN_CLUSTER_PAGES):
+            return {"site": site}
+        model = self.clusters[cluster]
+        matched = apply_layout(model.layout, seen.layout, find_title=False)
+        return {"layout": set(matched.noise_ids),
+                "aside": set(matched.aside_ids) if matched.matched else set(),
+                "chunks": set(label_chunks(seen.chunks, model.chunks).template_ids),
+                "site": site}
 
     def passages(self, page: Page | Observation) -> patterns.Extraction | None:
         """The text passages the page's cluster ne-pattern extracts (RTDM section 4.3-4.4),
@@ -255,16 +295,20 @@ class SiteModel:
                 "clusterer": self.clusterer.to_json(),
                 "clusters": {str(cid): m.to_json() for cid, m in self.clusters.items()},
                 "anchors": list(self.anchors.items()),
-                "learned": list(self.learned.items())}
+                "learned": list(self.learned.items()),
+                "site_chunks": self.site_chunks.to_json()}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SiteModel:
-        if data.get("version") != FORMAT_VERSION:
+        if data.get("version") not in READ_VERSIONS:
             raise ValueError(f"unsupported site model format {data.get('version')!r}")
+        site_chunks = data.get("site_chunks")
         return cls(site=str(data["site"]), pages_seen=int(data["pages_seen"]),
                    clusterer=Clusterer.from_json(data["clusterer"]),
                    clusters={int(k): ClusterModel.from_json(v)
                              for k, v in data["clusters"].items()},
                    anchors=OrderedDict((str(u), [str(t) for t in ts])
                                        for u, ts in data["anchors"]),
-                   learned=OrderedDict((str(u), int(c)) for u, c in data.get("learned", [])))
+                   learned=OrderedDict((str(u), int(c)) for u, c in data.get("learned", [])),
+                   site_chunks=(ChunkTable.from_json(site_chunks) if site_chunks is not None
+                                else ChunkTable()))
