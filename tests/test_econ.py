@@ -508,3 +508,12 @@ def test_sidebar_longer_than_a_photo_post_is_still_noise() -> None:
                          f"<p>{SENTENCE}</p></div></body></html>")
     found = article.extract_article(wrapper, article.PageHints(wrapper.body.find(".//h1")))
     assert "council" in found.content.text_content()
+
+
+@pytest.mark.parametrize(("html", "noise"), [
+    ('<div class="jp-relatedposts">x</div>', True),
+    ('<div class="main-header">x</div>', False),
+    ('<div class="post-sidebar">x</div>', False),
+])
+def test_content_word_overrules_noise_only_as_a_word_of_its_own(html: str, noise: bool) -> None:
+    assert article.is_noise_hint(element(html)) is noise

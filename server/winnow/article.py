@@ -60,6 +60,7 @@ _CELL_TAGS = frozenset({"td", "th"})
 SLUG_WORDS = 4
 _SLUG_SPLIT_RE = re.compile(r"[-_]+")
 _WORD_RE = re.compile(r"[^\W_]+")
+_NAME_SPLIT_RE = re.compile(r"[\s_-]+")
 
 NOISE_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "alert",
                          "alertdialog", "dialog", "banner", "contentinfo", "search"})
@@ -143,7 +144,14 @@ def is_noise_hint(el: HtmlElement) -> bool:
         return False
     if COMMENTS_RE.search(names):
         return True
-    return bool(UNLIKELY_RE.search(names)) and not MAYBE_CONTENT_RE.search(names)
+    return bool(UNLIKELY_RE.search(names)) and not _maybe_content(names)
+
+
+def _maybe_content(names: str) -> bool:
+    """True when a class or id word says content on its own: "main" in `main-header`, but
+    not "post" in `relatedposts`, where it is part of the noise word."""
+    return any(MAYBE_CONTENT_RE.search(word) and not UNLIKELY_RE.search(word)
+               for word in _NAME_SPLIT_RE.split(names))
 
 
 def _names(el: HtmlElement) -> str:
