@@ -293,6 +293,14 @@ def test_find_title_heading() -> None:
     assert find_title_heading(page, None) is None
 
 
+def test_blog_post_title_in_h3_is_the_title_heading() -> None:
+    page = page_of("", "<h1>My blog</h1><h3>The story title</h3><h4>The story title</h4>")
+    heading = find_title_heading(page, "The story title")
+    assert heading is not None and heading.tag == "h3"
+    both = page_of("", "<h3>The story title</h3><h2>The story title</h2>")
+    assert find_title_heading(both, "The story title").tag == "h2"
+
+
 def test_text_similarity() -> None:
     assert text_similarity("a b c", "a b c") == 1.0
     assert text_similarity("", "a") == 0.0

@@ -53,6 +53,9 @@ MAX_TITLE_CHARS = 150
 TITLE_SIMILARITY = 0.75
 """Token similarity above which a JSON-LD name/headline, or a heading, matches the title."""
 
+TITLE_HEADING_TAGS = ("h1", "h2", "h3")
+"""Headings that can show the page's title, in order of preference."""
+
 MAX_SCANNED_ELEMENTS = 3000
 """Body elements searched for a byline; one further in is rarely the article's, and the
 search is the one per-element Python loop here (about 1 µs per element)."""
@@ -204,7 +207,7 @@ def find_title_heading(page: Page, title: str | None,
         return None
     if headings is None:
         body: HtmlElement = page.body
-        headings = body.iter("h1", "h2")
+        headings = body.iter(*TITLE_HEADING_TAGS)
     best: tuple[int, HtmlElement] | None = None
     for heading in headings:
         rank = _heading_rank(heading, wanted)
@@ -216,7 +219,8 @@ def find_title_heading(page: Page, title: str | None,
 
 
 def _heading_rank(heading: HtmlElement, wanted: str) -> int | None:
-    """0 for an h1 equal to the title, +1 for h2, +2 for merely similar; None if unrelated."""
+    """0 for an h1 equal to the title, +1 for h2, +2 for h3 (a blog's post title under the
+    blog's own h1), +3 for merely similar; None if unrelated."""
     text = _tidy(heading.text_content()).casefold()
     if not text:
         return None
@@ -224,10 +228,10 @@ def _heading_rank(heading: HtmlElement, wanted: str) -> int | None:
         rank = 0
     elif (text_similarity(wanted, text) > TITLE_SIMILARITY
           and text_similarity(text, wanted) > TITLE_SIMILARITY):
-        rank = 2
+        rank = 3
     else:
         return None
-    return rank + (heading.tag != "h1")
+    return rank + TITLE_HEADING_TAGS.index(heading.tag)
 
 
 # --- the walk ---------------------------------------------------------------------------------
@@ -236,11 +240,11 @@ def _scan(root: HtmlElement) -> _Scan:
     """Collect meta values, the `<title>`, `<base>`, headings and `<time>` in one walk."""
     scan = _Scan()
     title_seen = False
-    for el in root.iter("meta", "title", "base", "h1", "h2", "time", "main", "article"):
+    for el in root.iter("meta", "title", "base", *TITLE_HEADING_TAGS, "time", "main", "article"):
         tag = el.tag
         if tag == "meta":
             _read_meta(el, scan.meta)
-        elif tag in ("h1", "h2"):
+        elif tag in TITLE_HEADING_TAGS:
             scan.headings.append(el)
             scan.h1_count += tag == "h1"
         elif tag == "time":
@@ -329,7 +333,7 @@ def _clean_doc_title(scan: _Scan) -> str:
 
 def _split_colon_title(orig: str, headings: list[HtmlElement]) -> str:
     """Keep a `Site: Headline` title's headline unless a heading shows the colon is its own."""
-    if any(_tidy(h.text_content()) == orig for h in headings):
+    if any(_tidy(h.text_content()) == orig for h in headings if h.tag in ("h1", "h2")):
         return orig
     cur = orig[orig.rfind(":") + 1:]
     if _word_count(cur) < MIN_TITLE_WORDS:
