@@ -517,3 +517,13 @@ def test_sidebar_longer_than_a_photo_post_is_still_noise() -> None:
 ])
 def test_content_word_overrules_noise_only_as_a_word_of_its_own(html: str, noise: bool) -> None:
     assert article.is_noise_hint(element(html)) is noise
+
+
+def test_copyright_footer_after_the_article_is_dropped() -> None:
+    page = parse_page(f"<html><body><div><p>{SENTENCE}</p><p>{SENTENCE}</p>"
+                      "<p>Copyright © 1998-2005 Example News, LLC</p></div></body></html>")
+    text = article.extract_article(page).content.text_content()
+    assert "council" in text and "Copyright" not in text
+    quoted = parse_page(f"<html><body><div><p>{SENTENCE}</p><p>Copyright law, the judge said, "
+                        f"is not the point.</p><p>{SENTENCE}</p></div></body></html>")
+    assert "Copyright law" in article.extract_article(quoted).content.text_content()

@@ -103,6 +103,11 @@ SHORT_PAGE_CHARS = 500
 TAIL_LINK_DENSITY = 0.5
 """Blocks after the article with more link text than this are link lists, not prose."""
 
+LEGAL_NOTICE_RE = re.compile(
+    r"^\W*(©|\(c\)\s*\d{4}|copyright\b)|all rights reserved|may not be (re)?published", re.I)
+MAX_NOTICE_CHARS = 400
+"""A copyright line or rights notice this short, after the article's text, is its footer."""
+
 FEW_SENTENCES = 10
 """Punctuation marks below which a noise-named block is pruned (Readability: 10 commas)."""
 
@@ -450,8 +455,9 @@ def extract_article(page: Page, hints: PageHints | None = None) -> ArticleConten
 
 def _trailing_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]) -> list[int]:
     """Blocks after the article's text on each level from the summary-node down to the
-    snippet: scanning back from the end, link lists are template tails ("Today's top
-    stories", "Related links") up to the first block that is not mostly links."""
+    snippet: scanning back from the end, link lists ("Today's top stories", "Related
+    links") and legal notices ("Copyright © 2009 ...", "All rights reserved") are template
+    tails, up to the first block that is neither."""
     found: list[int] = []
     path = _path(stats, summary, snippet)
     for node, on_path in zip(path, path[1:], strict=False):
@@ -460,10 +466,15 @@ def _trailing_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]
         for i in reversed(after):
             if stats.chars[i] == 0:
                 continue
-            if stats.link_density(i) <= TAIL_LINK_DENSITY:
+            if stats.link_density(i) <= TAIL_LINK_DENSITY and not _legal_notice(stats, i):
                 break
             found.append(i)
     return found
+
+
+def _legal_notice(stats: TreeStats, i: int) -> bool:
+    return stats.chars[i] <= MAX_NOTICE_CHARS and bool(
+        LEGAL_NOTICE_RE.search(stats.elements[i].text_content()))
 
 
 def _comments_section(stats: TreeStats, summary: int, snippet: int) -> list[int]:
