@@ -42,15 +42,16 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from winnow.dates import PIVOT_MAX_CHARS, is_date_pivot, parse_date, parse_datetime_attr
-from winnow.page import HIDING_XPATH, is_hidden
+from winnow.page import HIDING_ATTRS, is_hidden
 from winnow.tree import (
     BLOCK_TAGS,
     LabelOptions,
+    ReadTree,
     Tree,
     TreeError,
-    build_tree,
     from_arrays,
     normalize_space,
+    read_tree,
 )
 
 PS_THRESHOLD = 0.5
@@ -103,8 +104,11 @@ COMMENT_NAME_RE = re.compile(r"comment", re.I)
 DATE_ATTRS = ("datetime", "title", "data-time", "data-timestamp", "data-date")
 """Attributes whose value may hold a machine-readable post date (a candidate pivot)."""
 
-DATE_ATTRS_XPATH = "descendant-or-self::*[" + " or ".join(f"@{a}" for a in DATE_ATTRS) + "]"
-"""The elements that have one of DATE_ATTRS."""
+MARKS_XPATH = " | ".join(f"descendant-or-self::*/@{name}"
+                        for name in (*DATE_ATTRS, *HIDING_ATTRS))
+"""The DATE_ATTRS and HIDING_ATTRS of a subtree's elements: one XPath query finds the few
+elements with a date attribute and the few `page.is_hidden` may find hidden (a union of
+attribute paths is faster than testing attributes in a predicate)."""
 
 MAX_PIVOT_TEXT = 150
 """Nodes with more text than this are never pivots. The pivot is the lowest node *containing*
@@ -148,57 +152,91 @@ def dom_tree(root: HtmlElement) -> DomTree:
     node's subtree before the node: each pass adds a node's count to its parent's. Hidden
     elements and elements with date attributes are few; one XPath query each finds them.
     """
-    tree = build_tree(root, LabelOptions(with_text=False))
+    read = read_tree(root, LabelOptions(with_text=False))
+    tree, index = read.tree, read.index
     elements = tree.elements
     assert elements is not None
     n = len(tree)
     parents = tree.parents
-    index = {el: v for v, el in enumerate(elements)}
-    dated = set(_matching(root, index, DATE_ATTRS_XPATH))
+    dated, hiding = _marked(root, index)
     hidden = [False] * n
-    for v in _matching(root, index, HIDING_XPATH):
+    for v in hiding:
         hidden[v] = is_hidden(elements[v])
     for v in range(1, n):
         if hidden[parents[v]]:
             hidden[v] = True
-    all_len = [len(text) for text in tree.texts]
-    text_len = [0 if hid else length for hid, length in zip(hidden, all_len, strict=True)]
+    all_len = _text_lengths(tree, [False] * n)
+    text_len = _text_lengths(tree, hidden)
+    short = _short_texts(read, all_len)
     cand = [False] * n
     collapsed = [False] * n
     below = [0] * n
     hidden_below = [0] * n
-    tails = [len(tail) for tail in tree.tails]
     for v in range(n - 1, -1, -1):
+        p = parents[v]
         if hidden[v]:
-            if hidden_below[v] == 0 and _is_pivot_node(elements[v], all_len[v], v in dated):
+            length = all_len[v]
+            if not hidden_below[v] and length <= MAX_PIVOT_TEXT and (length or v in dated) \
+                    and _is_pivot_node(elements[v], length, v in dated, short[v]):
                 collapsed[v] = True
                 hidden_below[v] = 1
-        elif below[v] == 0 and _is_pivot_node(elements[v], text_len[v], v in dated):
+            if p >= 0:
+                hidden_below[p] += hidden_below[v]
+            continue
+        length = text_len[v]
+        if not below[v] and length <= MAX_PIVOT_TEXT and (length or v in dated) \
+                and _is_pivot_node(elements[v], length, v in dated, short[v]):
             cand[v] = True
             below[v] = 1
-        p = parents[v]
-        if p < 0:
-            continue
-        all_len[p] += all_len[v] + tails[v]
-        if not hidden[v]:
-            text_len[p] += text_len[v] + tails[v]
+        if p >= 0:
             below[p] += below[v]
-        else:
-            hidden_below[p] += hidden_below[v]
     return DomTree(tree, cand, below, text_len, hidden, collapsed, all_len)
 
 
-def _matching(root: HtmlElement, index: dict[HtmlElement, int], xpath: str) -> list[int]:
-    """The tree numbers of the elements under `root` (itself included) that `xpath` selects."""
-    return [index[el] for el in root.xpath(xpath)]
+def _marked(root: HtmlElement, index: dict[HtmlElement, int]) -> tuple[set[int], set[int]]:
+    """The nodes with a date attribute and the nodes with an attribute that may hide them."""
+    dated: set[int] = set()
+    hiding: set[int] = set()
+    for value in root.xpath(MARKS_XPATH):
+        (dated if value.attrname in DATE_ATTRS else hiding).add(index[value.getparent()])
+    return dated, hiding
 
 
-def _is_pivot_node(el: HtmlElement, length: int, dated: bool) -> bool:
+def _text_lengths(tree: Tree, left_out: Sequence[bool]) -> list[int]:
+    """The normalised text length of each node's subtree (its own tail excluded), without
+    the subtrees of `left_out` nodes (which keep their own length)."""
+    lengths = [0 if out else len(text) for out, text in zip(left_out, tree.texts, strict=True)]
+    parents, tails = tree.parents, tree.tails
+    for v in range(len(tree) - 1, 0, -1):
+        if not left_out[v]:
+            lengths[parents[v]] += lengths[v] + len(tails[v])
+    return lengths
+
+
+def _short_texts(read: ReadTree, all_len: Sequence[int]) -> list[str | None]:
+    """The text content of each node with at most MAX_PIVOT_TEXT characters of text (hidden
+    text included), joined from the raw texts as lxml's `text_content` joins them; None for
+    other nodes, and for all when the raw texts are unknown."""
+    tree = read.tree
+    raw_texts, raw_tails = read.raw_texts, read.raw_tails
+    short: list[str | None] = [None] * len(tree)
+    if raw_texts is None or raw_tails is None:
+        return short
+    children = tree.children
+    for v in range(len(tree) - 1, -1, -1):
+        if all_len[v] <= MAX_PIVOT_TEXT:
+            kids = children[v]
+            short[v] = raw_texts[v] + "".join([f"{short[c]}{raw_tails[c]}" for c in kids]) \
+                if kids else raw_texts[v]
+    return short
+
+
+def _is_pivot_node(el: HtmlElement, length: int, dated: bool, text: str | None) -> bool:
     """A node whose short text is a post date, or whose date attribute is one (`dated`: it
-    has one of DATE_ATTRS)."""
+    has one of DATE_ATTRS). `text` is the node's text content when known."""
     if length > MAX_PIVOT_TEXT:
         return False
-    if length and _holds_date(el.text_content()):
+    if length and _holds_date(el.text_content() if text is None else text):
         return True
     if not dated:
         return False

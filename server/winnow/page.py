@@ -28,9 +28,8 @@ from winnow.endtags import close_blocks, needs_closing
 WN_ID = "data-wn"
 WN_HIDDEN = "data-wn-hidden"
 
-HIDING_XPATH = f"descendant-or-self::*[@{WN_HIDDEN} or @hidden or @aria-hidden or @style]"
-"""The elements under a node (itself included) that `is_hidden` may find hidden: it reads
-these attributes only, so the others need not be asked."""
+HIDING_ATTRS = (WN_HIDDEN, "hidden", "aria-hidden", "style")
+"""The attributes `is_hidden` reads: an element without any of them is not hidden."""
 
 MAX_PAGE_BYTES = 32 * 1024 * 1024
 """Pages above this size are refused: the server's message limit, and far above any real page."""
@@ -199,7 +198,7 @@ def wn_id(el: HtmlElement) -> int | None:
 
 def is_hidden(el: HtmlElement) -> bool:
     """True when the content script, the `hidden` attribute or an inline style hides `el`
-    (attributes listed in HIDING_XPATH)."""
+    (the attributes of HIDING_ATTRS)."""
     if el.get(WN_HIDDEN) is not None or el.get("hidden") is not None:
         return True
     if el.get("aria-hidden") == "true" and el.tag != "img":

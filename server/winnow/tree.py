@@ -185,11 +185,39 @@ def build_tree(root: HtmlElement, options: LabelOptions | None = None,
     node before them (the parent's text, or the previous element's tail). Each element's
     label follows `options` (see the module docstring).
     """
+    return read_tree(root, options, keep_elements).tree
+
+
+@dataclass(frozen=True)
+class ReadTree:
+    """A tree built from lxml elements, with what reading them gave besides the tree."""
+
+    tree: Tree
+    index: dict[HtmlElement, int]
+    """The node number of each element."""
+    raw_texts: list[str] | None
+    """Each node's lxml .text ("" for None), unnormalised; None when the subtree held
+    comments or processing instructions (whose tails `Tree.texts` folds in)."""
+    raw_tails: list[str] | None
+    """Each node's lxml .tail ("" for None and for the root), like `raw_texts`."""
+
+
+def read_tree(root: HtmlElement, options: LabelOptions | None = None,
+              keep_elements: bool = True) -> ReadTree:
+    """`build_tree` plus the element index and, for element-only subtrees (every parsed
+    page), the raw texts: the text nodes of a subtree in document order are then exactly
+    its raw texts and its descendants' raw tails."""
     options = options or LabelOptions()
-    nodes = _preorder_nodes(root)
-    elements, parents, texts, tails = nodes if nodes is not None else _walk_nodes(root)
-    texts = [normalize_space(t) for t in texts]
-    tails = [normalize_space(t) for t in tails]
+    elements = list(root.iter())
+    index = {el: n for n, el in enumerate(elements)}
+    element_only = all(isinstance(tag, str) for tag in (el.tag for el in elements))
+    if element_only:
+        parents, raw_texts, raw_tails = _preorder_links(elements, index)
+    else:
+        elements, parents, raw_texts, raw_tails = _walk_nodes(root)
+        index = {el: n for n, el in enumerate(elements)}
+    texts = [normalize_space(t) for t in raw_texts]
+    tails = [normalize_space(t) for t in raw_tails]
     tags = _tag_names(elements)
     if options.with_text or options.with_class:
         own = _own_texts(parents, texts, tails)
@@ -200,25 +228,23 @@ def build_tree(root: HtmlElement, options: LabelOptions | None = None,
     ids = [None if value is None else wn_id(el)
            for el, value in zip(elements, (el.get(WN_ID) for el in elements), strict=True)]
     children, depths = _children_depths(parents)
-    return _assemble(tags, labels, parents, children, depths, texts, tails, ids,
+    tree = _assemble(tags, labels, parents, children, depths, texts, tails, ids,
                      elements if keep_elements else None)
+    if not element_only:
+        return ReadTree(tree, index, None, None)  # comment tails were joined with spaces
+    return ReadTree(tree, index, raw_texts, raw_tails)
 
 
-def _preorder_nodes(root: HtmlElement
-                    ) -> tuple[list[HtmlElement], list[int], list[str], list[str]] | None:
-    """Elements, parents, raw texts and raw tails of a subtree that holds elements only
-    (lxml's preorder iteration is then the tree's numbering), or None when it holds a
-    comment, processing instruction or entity, whose tails `_walk_nodes` must move."""
-    elements = list(root.iter())
-    if any(not isinstance(tag, str) for tag in (el.tag for el in elements)):
-        return None
-    index = {el: n for n, el in enumerate(elements)}
+def _preorder_links(elements: Sequence[HtmlElement], index: dict[HtmlElement, int]
+                    ) -> tuple[list[int], list[str], list[str]]:
+    """Parents, raw texts and raw tails of elements in lxml's preorder, for a subtree that
+    holds elements only (its iteration order is then the tree's numbering)."""
     parents = [index.get(el.getparent(), -1) for el in elements]
     parents[0] = -1
     texts = [el.text or "" for el in elements]
     tails = [el.tail or "" for el in elements]
     tails[0] = ""
-    return elements, parents, texts, tails
+    return parents, texts, tails
 
 
 def _walk_nodes(root: HtmlElement
