@@ -266,3 +266,17 @@ def test_asides_are_unplaced_blocks_outside_the_main_text() -> None:
     assert "pull quote" not in aside and "Crosshead" not in aside
     assert not any(p in aside for p in paragraphs) and headline not in aside
     assert not set(match.aside_ids) & set(match.content_ids)
+
+
+def test_link_blocks_are_blocks_of_anchor_text_only() -> None:
+    _, _, paragraphs = ARTICLES[5]
+    html = re.sub(r' data-wn="\d+"', "", article_html(5)).replace(
+        f"<p>{paragraphs[0]}</p>",
+        f'<p>{paragraphs[0]}</p><p><a href="/more"><b>READ MORE ABOUT THE STORM</b></a></p>'
+        '<h2><a href="/live">Live coverage</a></h2>')
+    page = parse_page(stamp(html), slug(5))
+    match = lay.apply(learned(5), lay.segment(page))
+    by_id = {int(el.get("data-wn")): el for el in page.root.iter() if el.get("data-wn")}
+    links = " ".join(by_id[i].text_content() for i in match.link_ids)
+    assert "READ MORE ABOUT THE STORM" in links
+    assert "Live coverage" not in links and not any(p in links for p in paragraphs)

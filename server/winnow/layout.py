@@ -517,6 +517,19 @@ class LayoutMatch:
         return list(found)
 
 
+    @property
+    def link_ids(self) -> list[int]:
+        """Ids of the elements of link blocks: blocks, headings excepted, whose text is all
+        anchor text. Step 5 weighs main text by its non-anchor characters only, so a block
+        without any (a "read more" link between paragraphs, a list of related stories the
+        pattern cannot place) is never main text; an element also in a block with text of
+        its own is kept."""
+        links = [b for b, label, _ in self.blocks if label is not Label.STATIC
+                 and b.links and not b.weight_noanchor and _tag(b.path) not in HEADING_TAGS]
+        kept = {i for b, _, _ in self.blocks if b.weight_noanchor for i in b.ids}
+        return list(dict.fromkeys(i for b in links for i in b.ids if i not in kept))
+
+
 def apply(pattern: LayoutPattern, layout: Layout, anchor_texts: AnchorTexts | None = None,
           find_title: bool = True) -> LayoutMatch:
     """extract.py: align the page to the pattern and label every block (all unknown until the

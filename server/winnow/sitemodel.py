@@ -3,14 +3,15 @@ chunks (Ma et al.) and ne-patterns (RTDM section 4), learned one page at a time.
 
 `SiteModel.add_page(page)` learns from a page the way browsing shows it: the page joins its
 template cluster (or starts one) and that cluster's layout pattern, chunk table and
-ne-pattern take it in. `SiteModel.template(page)` tells, for a new page, which of its
-elements the cluster's template explains: text of static layout blocks, asides the layout
-pattern places outside the main text, template text chunks, and text repeated across the
-site's pages whatever their template. The extractor treats those as noise and runs ECON on
-what is left. A cluster younger than `MIN_CLUSTER_PAGES` explains only the site's repeated
-text, and a page it leaves unexplained gets single-page extraction. The
-ne-pattern's fixed text is not used there: measured on the evaluation sites it removed
-nothing the other two miss (F1 0.958 with or without it) and cost an RTDM match per page;
+ne-pattern take it in, and so does the site-wide table of repeated texts.
+`SiteModel.template(page)` tells, for a new page, which of its elements the template
+explains: static layout blocks, asides the layout pattern places outside the main text,
+blocks of link text only, template text chunks, and text repeated across the site's pages
+whatever their template. The extractor treats those as noise and runs ECON on what is left.
+A cluster younger than `MIN_CLUSTER_PAGES` explains only the site's repeated text; a page
+nothing explains gets single-page extraction. The ne-pattern's fixed text is not used
+there: measured on the evaluation sites it removed nothing the other two miss (F1 0.958
+with or without it) and cost an RTDM match per page;
 `SiteModel.passages` gives the pattern's own extraction (wildcard passages, title, body).
 
 Every part is bounded (representatives, layout window, lossy chunk counts, patterns
@@ -250,8 +251,8 @@ class SiteModel:
 
     def noise_sources(self, seen: Observation) -> dict[str, set[int]]:
         """Ids of the elements each template source explains on an observed page: static
-        layout blocks, layout asides and template chunks of its mature cluster, and text
-        repeated across the site. A page without a mature cluster has the last only."""
+        layout blocks, layout asides, link blocks and template chunks of its mature cluster,
+        and text repeated across the site. A page without a mature cluster has the last only."""
         site = set(_site_labels(seen.chunks, self.site_chunks).template_ids)
         cluster = seen.matches[0][0] if seen.matches else None
         if (cluster is None or cluster not in self.clusters
@@ -261,6 +262,7 @@ class SiteModel:
         matched = apply_layout(model.layout, seen.layout, find_title=False)
         return {"layout": set(matched.noise_ids),
                 "aside": set(matched.aside_ids) if matched.matched else set(),
+                "links": set(matched.link_ids) if model.layout.ready else set(),
                 "chunks": set(label_chunks(seen.chunks, model.chunks).template_ids),
                 "site": site}
 
