@@ -39,6 +39,9 @@ SYMPTOM_XPATH = "//article//article[@class] | //section//section[@class]"
 """A sectioning element inside one of its own kind: how unclosed posts show after libxml2's
 parse (replies nested on purpose show the same, and then closing changes nothing)."""
 
+SYMPTOM_TAGS = ("article", "section")
+"""The elements SYMPTOM_XPATH looks for nested in their own kind."""
+
 MAX_QUOTED_CHARS = 10000
 """A quoted attribute value longer than this ends the tag's recognition: it bounds the scan
 an unclosed quote costs (an unrecognised tag is only one not tracked)."""
@@ -52,8 +55,15 @@ _TOKEN_RE = re.compile(
 
 
 def needs_closing(root: HtmlElement) -> bool:
-    """Whether the parsed page shows sectioning elements nested in their own kind."""
-    return bool(root.xpath(SYMPTOM_XPATH))
+    """Whether the parsed page shows sectioning elements nested in their own kind. Most
+    pages hold fewer than two of each, which a tag-filtered walk tells before the XPath
+    query would."""
+    seen: set[str] = set()
+    for el in root.iter(*SYMPTOM_TAGS):
+        if el.tag in seen:
+            return bool(root.xpath(SYMPTOM_XPATH))
+        seen.add(el.tag)
+    return False
 
 
 def close_blocks(text: str) -> str:
