@@ -86,6 +86,8 @@ def test_threshold_is_a_share_of_the_pages_and_never_one_page() -> None:
     table.add([], "u10")
     assert not table.is_template(special)  # 3 of 11 pages is under the ratio
     assert chunks.template_chunks(table) == frozenset()
+    assert table.count(special) == table.count(special.key) == 3
+    assert table.count(once[0]) == 0
 
 
 def test_incremental_counts_equal_exact_document_frequencies() -> None:

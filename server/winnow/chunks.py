@@ -304,6 +304,11 @@ class ChunkTable:
         """Fig. 2 line 19's document frequency threshold for the pages counted so far."""
         return max(MIN_DF, math.ceil(DF_RATIO * self.pages))
 
+    def count(self, chunk: Chunk | str) -> int:
+        """Pages the chunk (or key) was counted in since the table last (re)inserted it."""
+        entry = self.counts.get(chunk if isinstance(chunk, str) else chunk.key)
+        return entry[0] if entry is not None else 0
+
     def is_template(self, chunk: Chunk | str) -> bool:
         """True when the chunk (or key) was seen in at least `threshold()` pages."""
         entry = self.counts.get(chunk if isinstance(chunk, str) else chunk.key)

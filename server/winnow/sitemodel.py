@@ -125,6 +125,8 @@ class Observation:
     layout: Layout
     chunks: list[Chunk]
     matches: list[tuple[int, float]] | None
+    texts: list[Chunk] = field(default_factory=list)
+    """The chunks keyed by text alone (`text_chunks`), for the site-wide table."""
 
 
 @dataclass
@@ -139,18 +141,10 @@ class Template:
     """The cluster's post record template, for pages MiBAT alone cannot read."""
 
 
-def _site_chunks(chunks: list[Chunk]) -> list[Chunk]:
+def text_chunks(chunks: list[Chunk]) -> list[Chunk]:
     """The chunks keyed by text alone, for the site-wide table: the same words under another
     template's tag path are the same template text."""
     return [Chunk(c.path, c.text, c.ids, chunk_key("", c.text)) for c in chunks]
-
-
-def _site_labels(chunks: list[Chunk], table: ChunkTable) -> ChunkLabels:
-    """Which chunks the site-wide table has seen in at least SITE_MIN_DF pages."""
-    def repeated(key: str) -> bool:
-        entry = table.counts.get(key)
-        return entry is not None and entry[0] >= SITE_MIN_DF
-    return ChunkLabels(tuple((c, repeated(c.key)) for c in _site_chunks(chunks)))
 
 
 def _page_keys(seen: Observation) -> list[str]:
@@ -185,7 +179,7 @@ class SiteModel:
         tree = build_tree(page.body)
         page_layout, chunks = segment_with_chunks(page)
         matches = self.clusterer.matches(tree, page_layout.signature)
-        return Observation(page, tree, page_layout, chunks, matches)
+        return Observation(page, tree, page_layout, chunks, matches, text_chunks(chunks))
 
     def add(self, seen: Observation) -> int:
         """Learn from an observed page; return the id of the cluster it joined. A page whose
@@ -202,7 +196,7 @@ class SiteModel:
         model = self.clusters.setdefault(cluster, ClusterModel())
         key = seen.page.url or str(self.pages_seen)
         model.learn(seen, self.anchors, key)
-        self.site_chunks.add(_site_chunks(seen.chunks), sample_key=key)
+        self.site_chunks.add(seen.texts or text_chunks(seen.chunks), sample_key=key)
         self._remember_anchors(seen.layout)
         self._remember_learned(keys, cluster)
         self.pages_seen += 1
@@ -235,10 +229,10 @@ class SiteModel:
         seen = page if isinstance(page, Observation) else self.observe(page)
         cluster = seen.matches[0][0] if seen.matches else None
         learned = self.clusterer.clusters[cluster].pages if cluster is not None else 0
-        mature = cluster in self.clusters and learned >= MIN_CLUSTER_PAGES
+        mature = self._mature(seen)
         sources = self.noise_sources(seen)
         noise_ids = set().union(*sources.values())
-        if not mature and not noise_ids:
+        if mature is None and not noise_ids:
             return None
         elements = seen.tree.elements or ()
         by_id = {i: el for el, i in zip(elements, seen.tree.wn_ids, strict=True)
@@ -247,16 +241,25 @@ class SiteModel:
             cluster=cluster, pages_learned=learned,
             noise=[by_id[i] for i in sorted(noise_ids) if i in by_id],
             sources={name: len(ids) for name, ids in sources.items()},
-            records=self.clusters[cluster].records if mature and cluster is not None else None)
+            records=self.clusters[mature].records if mature is not None else None)
+
+    def _mature(self, seen: Observation) -> int | None:
+        """The page's cluster if it has learned MIN_CLUSTER_PAGES pages, else None."""
+        cluster = seen.matches[0][0] if seen.matches else None
+        if (cluster is None or cluster not in self.clusters
+                or self.clusterer.clusters[cluster].pages < MIN_CLUSTER_PAGES):
+            return None
+        return cluster
 
     def noise_sources(self, seen: Observation) -> dict[str, set[int]]:
         """Ids of the elements each template source explains on an observed page: static
         layout blocks, layout asides, link blocks and template chunks of its mature cluster,
         and text repeated across the site. A page without a mature cluster has the last only."""
-        site = set(_site_labels(seen.chunks, self.site_chunks).template_ids)
-        cluster = seen.matches[0][0] if seen.matches else None
-        if (cluster is None or cluster not in self.clusters
-                or self.clusterer.clusters[cluster].pages < MIN_CLUSTER_PAGES):
+        texts = seen.texts or text_chunks(seen.chunks)
+        site = set(ChunkLabels(tuple((c, self.site_chunks.count(c) >= SITE_MIN_DF)
+                                     for c in texts)).template_ids)
+        cluster = self._mature(seen)
+        if cluster is None:
             return {"site": site}
         model = self.clusters[cluster]
         matched = apply_layout(model.layout, seen.layout, find_title=False)
