@@ -527,3 +527,14 @@ def test_copyright_footer_after_the_article_is_dropped() -> None:
     quoted = parse_page(f"<html><body><div><p>{SENTENCE}</p><p>Copyright law, the judge said, "
                         f"is not the point.</p><p>{SENTENCE}</p></div></body></html>")
     assert "Copyright law" in article.extract_article(quoted).content.text_content()
+
+
+def test_rail_of_blurbs_after_a_post_does_not_join_it() -> None:
+    """A short post beside a box of punctuated blurbs: the climb stops below their parent."""
+    post = "".join(f"<p>{SENTENCE} {SENTENCE} Part {i}, in full.</p><img src='{i}.png'>"
+                   for i in range(3))
+    blurbs = "".join(f"<div class='box'><h4>Recent {i}</h4><p>A blurb, short.</p></div>"
+                     for i in range(6))
+    page = parse_page(f"<html><body><div id='wrap'><div id='post'>{post}</div>"
+                      f"<div id='rail'>{blurbs}</div></div></body></html>")
+    assert article.extract_article(page).source.get("id") == "post"

@@ -89,6 +89,14 @@ MIN_PARENT_GAIN = 0.2
 """Backtracking stops when the parent adds less than this share of the child's punctuation
 (ECON stops at exactly 0: noise with a stray comma no longer pulls the summary-node up)."""
 
+MIN_FRAGMENTS = 3
+"""Text-paras the child must hold before the fragment stop below can judge its paragraphs."""
+
+MIN_ADDED_FRAGMENTS = 4
+FRAGMENT_SHARE = 0.5
+"""Backtracking also stops when the parent adds, after the child, at least
+MIN_ADDED_FRAGMENTS text-paras none longer than this share of the child's mean one."""
+
 LOW_DENSITY_STOP = 0.8
 """...and the text the parent adds is this much sparser in punctuation than the child's."""
 
@@ -287,7 +295,7 @@ def summary_node(stats: TreeStats,
     snippet = econ.snippet_node(kept, size=_prose_chars)
     if snippet is None:
         return _short_page(stats, paras)
-    return _backtrack(stats, snippet), snippet, pruned
+    return _backtrack(stats, snippet, kept), snippet, pruned
 
 
 def _heads_content(stats: TreeStats, i: int) -> bool:
@@ -365,13 +373,14 @@ def _link_wraps_blocks(stats: TreeStats) -> bool:
                for i in range(len(stats.elements)))
 
 
-def _backtrack(stats: TreeStats, snippet: int) -> int:
+def _backtrack(stats: TreeStats, snippet: int, paras: Sequence[econ.TextPara]) -> int:
     """Climb like ECON, but look through steps that add (almost) no text.
 
     A parent that adds no text, or only a short label without punctuation (a step heading,
     a wrapper's caption), gives distance 0 without saying the article ended, so the climb
     goes on tentatively; it is kept only if a later step adds real sentences. When the climb
-    stops, the lowest element of the last real step is the summary-node.
+    stops (`_stops`, or a parent adding only fragments among the text-paras `paras`), the
+    lowest element of the last real step is the summary-node.
     """
     best = child = snippet
     parent = stats.parent[child]
@@ -381,11 +390,30 @@ def _backtrack(stats: TreeStats, snippet: int) -> int:
         if gain <= 0 and added <= MAX_LABEL_CHARS:
             child, parent = parent, stats.parent[parent]
             continue
-        if _stops(stats, child, parent) and not _more_of_the_same(stats, child, parent, snippet):
+        if (_stops(stats, child, parent) and not _more_of_the_same(stats, child, parent, snippet)
+                or _adds_fragments(stats, child, parent, paras)):
             return best
         child, parent = parent, stats.parent[parent]
         best = child
     return best
+
+
+def _adds_fragments(stats: TreeStats, child: int, parent: int,
+                    paras: Sequence[econ.TextPara]) -> bool:
+    """True when all the parent adds after the child are snippets much shorter than the
+    child's paragraphs: a rail of teasers or a box of blurbs after a post, where a continued
+    article adds paragraphs like its own. (What comes before the child is left alone: a
+    header's standfirst, byline and caption are short too.)"""
+    inside, after = [], []
+    for para in paras:
+        first = para.nodes[0]
+        if econ.is_descendant(stats, first, child):
+            inside.append(_prose_chars(para))
+        elif stats.end[child] <= first < stats.end[parent]:
+            after.append(_prose_chars(para))
+    if len(after) < MIN_ADDED_FRAGMENTS or len(inside) < MIN_FRAGMENTS:
+        return False
+    return max(after) < FRAGMENT_SHARE * sum(inside) / len(inside)
 
 
 def _more_of_the_same(stats: TreeStats, child: int, parent: int, snippet: int) -> bool:
