@@ -130,6 +130,18 @@ def test_text_repeated_across_the_site_explains_a_page_of_a_young_cluster() -> N
     assert model.template(parse_page(gallery_page(2))) is None
 
 
+def test_a_page_of_no_mature_cluster_borrows_the_nearest_matching_template() -> None:
+    model = learned([news_page(n) for n in range(4)])
+    seen = model.observe(parse_page(news_page(9)))
+    seen.matches = []  # as if RTDM had found it too far from every cluster
+    sources = model.noise_sources(seen)
+    assert sources["layout"] and sources["chunks"]
+    template = model.template(seen)
+    assert template is not None and template.cluster is None and template.records is None
+    gallery = model.observe(parse_page(gallery_page(1)))
+    assert set(model.noise_sources(gallery)) == {"site"}
+
+
 def test_version_1_model_is_read_with_an_empty_site_table() -> None:
     model = learned([news_page(n) for n in range(4)])
     data = model.to_json()

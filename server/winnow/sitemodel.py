@@ -8,10 +8,11 @@ ne-pattern take it in, and so does the site-wide table of repeated texts.
 explains: static layout blocks, asides the layout pattern places outside the main text,
 blocks of link text only, template text chunks, and text repeated across the site's pages
 whatever their template. The extractor treats those as noise and runs ECON on what is left.
-A cluster younger than `MIN_CLUSTER_PAGES` explains only the site's repeated text; a page
-nothing explains gets single-page extraction. The ne-pattern's fixed text is not used
-there: measured on the evaluation sites it removed nothing the other two miss (F1 0.958
-with or without it) and cost an RTDM match per page;
+A page whose cluster is younger than `MIN_CLUSTER_PAGES` borrows the template of the mature
+cluster of nearest layout when that one's layout pattern matches it, else is explained by
+the site's repeated text alone; a page nothing explains gets single-page extraction. The
+ne-pattern's fixed text is not used there: measured on the evaluation sites it removed
+nothing the other two miss (F1 0.958 with or without it) and cost an RTDM match per page;
 `SiteModel.passages` gives the pattern's own extraction (wildcard passages, title, body).
 
 Every part is bounded (representatives, layout window, lossy chunk counts, patterns
@@ -31,8 +32,14 @@ from lxml.html import HtmlElement
 
 from winnow import patterns
 from winnow.chunks import Chunk, ChunkLabels, ChunkTable, chunk_key, label_chunks
-from winnow.clustering import Clusterer
-from winnow.layout import Layout, LayoutPattern, outgoing_anchors, segment_with_chunks
+from winnow.clustering import MIN_PREFILTER_SIMILARITY, Clusterer
+from winnow.layout import (
+    Layout,
+    LayoutPattern,
+    outgoing_anchors,
+    segment_with_chunks,
+    signature_similarity,
+)
 from winnow.layout import apply as apply_layout
 from winnow.mibat import RecordTemplate, dom_tree, main_region, mine_regions, record_template
 from winnow.page import Page, stamp_ids
@@ -251,18 +258,33 @@ class SiteModel:
             return None
         return cluster
 
+    def _nearest_mature(self, seen: Observation) -> int | None:
+        """The mature cluster whose layout signature is closest to the page's, if close
+        enough for RTDM to be tried (`MIN_PREFILTER_SIMILARITY`): a page of a young cluster
+        borrows its template when the layout pattern matches the page."""
+        scored = [(signature_similarity(seen.layout.signature, c.signature), c.id)
+                  for c in self.clusterer.clusters.values()
+                  if c.id in self.clusters and c.pages >= MIN_CLUSTER_PAGES]
+        best = max(scored, default=None)
+        return best[1] if best is not None and best[0] >= MIN_PREFILTER_SIMILARITY else None
+
     def noise_sources(self, seen: Observation) -> dict[str, set[int]]:
         """Ids of the elements each template source explains on an observed page: static
         layout blocks, layout asides, link blocks and template chunks of its mature cluster,
-        and text repeated across the site. A page without a mature cluster has the last only."""
+        and text repeated across the site. A page without a mature cluster takes the first
+        four from the nearest mature one when that one's layout pattern matches the page,
+        else has the last only."""
         texts = seen.texts or text_chunks(seen.chunks)
         site = set(ChunkLabels(tuple((c, self.site_chunks.count(c) >= SITE_MIN_DF)
                                      for c in texts)).template_ids)
-        cluster = self._mature(seen)
+        own = self._mature(seen)
+        cluster = own if own is not None else self._nearest_mature(seen)
         if cluster is None:
             return {"site": site}
         model = self.clusters[cluster]
         matched = apply_layout(model.layout, seen.layout, find_title=False)
+        if own is None and not matched.matched:
+            return {"site": site}
         return {"layout": set(matched.noise_ids),
                 "aside": set(matched.aside_ids) if matched.matched else set(),
                 "links": set(matched.link_ids) if model.layout.ready else set(),
