@@ -149,9 +149,26 @@ def _without_controls(text: str) -> str:
     return _CONTROL_RE.sub("", text)
 
 
+def _html_class_lookup() -> etree.ElementNamespaceClassLookup:
+    """lxml.html's element classes (`HtmlElementClassLookup`), looked up in C: lxml.html's
+    own lookup is a Python method called for every element proxy lxml creates, and the
+    stages walking a page create thousands."""
+    lookup = etree.ElementNamespaceClassLookup(etree.ElementDefaultClassLookup(
+        element=lxml.html.HtmlElement, comment=lxml.html.HtmlComment,
+        pi=lxml.html.HtmlProcessingInstruction, entity=lxml.html.HtmlEntity))
+    classes = lookup.get_namespace(None)
+    for name, cls in lxml.html.HtmlElementClassLookup._default_element_classes.items():
+        classes[name] = cls  # form, input, label, select, textarea
+    return lookup
+
+
+_HTML_CLASSES = _html_class_lookup()
+
+
 def _parse_tree(text: str) -> HtmlElement:
     """Parse with libxml2's HTML parser; huge_tree lifts its 256-level depth cap to 2048."""
     parser = lxml.html.HTMLParser(huge_tree=True, remove_comments=True, remove_pis=True)
+    parser.set_element_class_lookup(_HTML_CLASSES)
     try:
         root = lxml.html.document_fromstring(text, parser=parser)
     except (etree.ParserError, ValueError) as exc:
@@ -203,7 +220,11 @@ def stamp_ids(page: Page) -> None:
 
 def wn_id(el: HtmlElement) -> int | None:
     """Return the content script's id of an element, or None when it has none."""
-    value = el.get(WN_ID)
+    return parse_wn_id(el.get(WN_ID))
+
+
+def parse_wn_id(value: str | None) -> int | None:
+    """The id a `data-wn` attribute value gives, or None when it is missing or no number."""
     if value is None:
         return None
     try:

@@ -36,7 +36,7 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
-from winnow.page import WN_ID, wn_id
+from winnow.page import WN_ID, parse_wn_id
 
 TEXT_DIGEST_BYTES = 6
 """Bytes of BLAKE2b digest of an element's own text in its label: 2**48 values make an
@@ -210,23 +210,25 @@ def read_tree(root: HtmlElement, options: LabelOptions | None = None,
     options = options or LabelOptions()
     elements = list(root.iter())
     index = {el: n for n, el in enumerate(elements)}
-    element_only = all(isinstance(tag, str) for tag in (el.tag for el in elements))
+    raw_tags = [el.tag for el in elements]
+    element_only = all(isinstance(tag, str) for tag in raw_tags)
     if element_only:
         parents, raw_texts, raw_tails = _preorder_links(elements, index)
     else:
         elements, parents, raw_texts, raw_tails = _walk_nodes(root)
         index = {el: n for n, el in enumerate(elements)}
-    texts = [normalize_space(t) for t in raw_texts]
-    tails = [normalize_space(t) for t in raw_tails]
-    tags = _tag_names(elements)
+        raw_tags = [el.tag for el in elements]
+    texts = [" ".join(t.split()) if t else "" for t in raw_texts]  # normalize_space, inlined
+    tails = [" ".join(t.split()) if t else "" for t in raw_tails]
+    tags = _tag_names(raw_tags)
     if options.with_text or options.with_class:
         own = _own_texts(parents, texts, tails)
         labels = [make_label(tags[v], own[v], elements[v].get("class"), options)
                   for v in range(len(elements))]
     else:
         labels = tags  # make_label with neither option is the bare tag
-    ids = [None if value is None else wn_id(el)
-           for el, value in zip(elements, (el.get(WN_ID) for el in elements), strict=True)]
+    ids = [None if value is None else parse_wn_id(value)
+           for value in [el.get(WN_ID) for el in elements]]
     children, depths = _children_depths(parents)
     tree = _assemble(tags, labels, parents, children, depths, texts, tails, ids,
                      elements if keep_elements else None)
@@ -270,11 +272,11 @@ def _walk_nodes(root: HtmlElement
     return elements, parents, texts, tails
 
 
-def _tag_names(elements: Sequence[HtmlElement]) -> list[str]:
+def _tag_names(raw_tags: Sequence[Any]) -> list[str]:
     """Lower-cased tag names ("" for a non-string tag), each distinct tag lowered once."""
     lowered: dict[Any, str] = {}
     out = []
-    for tag in (el.tag for el in elements):
+    for tag in raw_tags:
         name = lowered.get(tag)
         if name is None:
             name = lowered[tag] = tag.lower() if isinstance(tag, str) else ""
@@ -349,10 +351,10 @@ def _children_depths(parents: Sequence[int]
     """Children lists and depths of parents known to be in preorder (built from a tree)."""
     kids: list[list[int]] = [[] for _ in parents]
     depths = [0] * len(parents)
-    for v in range(1, len(parents)):
-        p = parents[v]
-        kids[p].append(v)
-        depths[v] = depths[p] + 1
+    for v, p in enumerate(parents):
+        if p >= 0:
+            kids[p].append(v)
+            depths[v] = depths[p] + 1
     return tuple(map(tuple, kids)), tuple(depths)
 
 
@@ -397,7 +399,7 @@ def _subtree_hashes(labels: Sequence[str],
     hashes = [0] * len(labels)
     for v in range(len(labels) - 1, -1, -1):
         kids = children[v]
-        hashes[v] = hash((labels[v], tuple(hashes[c] for c in kids))) if kids else \
+        hashes[v] = hash((labels[v], tuple([hashes[c] for c in kids]))) if kids else \
             hash((labels[v],))
     return tuple(hashes)
 
