@@ -197,15 +197,19 @@ def own_text(el: HtmlElement) -> str:
     return " ".join([el.text or "", *(child.tail or "" for child in el)])
 
 
+SOURCES = ("layout", "aside", "links", "chunks", "site")
+"""The template sources `SiteModel.noise_sources` names, in the diagnosis table's order."""
+
+
 def source_ids(model: SiteModel, seen: Observation) -> dict[str, set[int]] | None:
     """Ids of the elements each template source explains on an observed page, as
-    `SiteModel.template` combines them; None when no template explains the page or the
-    split does not add up to the template's noise."""
+    `SiteModel.template` combines them (those of the page's elements); None when no
+    template explains the page or the split does not add up to the template's noise."""
     template = model.template(seen)
     if template is None:
         return None
-    ids = model.noise_sources(seen)
     noise = {wn_id(el) for el in template.noise}
+    ids = {name: found & noise for name, found in model.noise_sources(seen).items()}
     return ids if set().union(*ids.values()) == noise else None
 
 
@@ -489,16 +493,16 @@ def diagnosis_table(runs: Sequence[SiteRun]) -> list[str]:
     if not bad:
         return ["No page lost more than "
                 f"{DIAGNOSE_MARGIN} F1 to its learned template."]
-    rows = ["| page | before | learned F1 / P / R | single F1 / P / R | elements: layout, "
-            "chunks | gold in layout / chunks noise |",
-            "|---|---|---|---|---|---|"]
+    names = ", ".join(SOURCES)
+    rows = [f"| page | before | learned F1 / P / R | single F1 / P / R | elements: {names} "
+            f"| gold in {' / '.join(SOURCES)} noise |", "|---|---|---|---|---|---|"]
     for v in bad:
         src, lost = v.sources, v.gold_lost
         shares = ("n/a (split does not add up)" if "n/a" in lost else
-                  " / ".join(f"{lost.get(key, 0):.2f}" for key in ("layout", "chunks")))
+                  " / ".join(f"{lost.get(key, 0):.2f}" for key in SOURCES))
+        counts = ", ".join(str(src.get(key, 0)) for key in SOURCES)
         rows.append(f"| {v.case.id} | {v.seen} | {prf(v.learned)} | {prf(v.single)} "
-                    f"| {src.get('layout', 0)}, {src.get('chunks', 0)} "
-                    f"| {shares} |")
+                    f"| {counts} | {shares} |")
     return rows
 
 
