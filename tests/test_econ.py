@@ -538,3 +538,14 @@ def test_rail_of_blurbs_after_a_post_does_not_join_it() -> None:
     page = parse_page(f"<html><body><div id='wrap'><div id='post'>{post}</div>"
                       f"<div id='rail'>{blurbs}</div></div></body></html>")
     assert article.extract_article(page).source.get("id") == "post"
+
+
+def test_aside_holding_the_title_and_the_story_is_the_article() -> None:
+    html = (f"<html><body><aside class='blogPost'><h1>Story</h1><p>{SENTENCE}</p>"
+            f"<p>{SENTENCE}</p></aside><aside class='rail'><p>Other, news.</p></aside>"
+            "</body></html>")
+    page = parse_page(html)
+    found = article.extract_article(page, article.PageHints(page.body.find(".//h1")))
+    assert found is not None and "council" in found.content.text_content()
+    without_heading = article.extract_article(parse_page(html))
+    assert without_heading is None or "council" not in without_heading.content.text_content()

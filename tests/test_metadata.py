@@ -349,3 +349,10 @@ def test_readability_corpus_rates() -> None:
     rates = {field: count / len(cases) for field, count in hits.items()}
     assert rates["title"] >= TITLE_EXACT_MIN, f"{rates}\n" + "\n".join(misses)
     assert rates["lang"] >= LANG_DIR_MIN and rates["dir"] >= LANG_DIR_MIN, rates
+
+
+def test_title_with_unknown_site_suffix_finds_its_heading() -> None:
+    page = page_of("", "<h1>Honey Boo Boo hates pop</h1><p>text</p>")
+    assert find_title_heading(page, "Honey Boo Boo hates pop « Celeb Laundry") is not None
+    site_first = page_of("", "<h1>Inside Google Desktop</h1>")
+    assert find_title_heading(site_first, "Inside Google Desktop: Featured gadget") is None

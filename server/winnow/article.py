@@ -185,18 +185,25 @@ def _spells_own_text(el: HtmlElement, ident: str) -> bool:
 
 def noise_roots(stats: TreeStats, heading: int | None = None) -> list[int]:
     """Elements whose subtrees are noise before any extraction: teaser lists, and hinted
-    containers unless class words are all that says so and they hold most of the page's
-    sentences (then they are wrappers whose class names speak of a layout, as in
-    `page no-sidebars`; an <aside>, a comment list or a navigation role is never that).
-    With the title's heading known, a wrapper must also hold it: a sidebar longer than a
-    photo post's caption is still a sidebar."""
+    containers that are not layout wrappers (see `_is_wrapper`)."""
     limit = MAX_NOISE_SHARE * max(stats.content_punc(0), 1)
     roots = [i for i, el in enumerate(stats.elements)
              if is_noise_hint(el) and not _swallows_blocks(stats, i)
-             and (stats.content_punc(i) < limit or _named_noise(el)
-                  or (heading is not None and not econ.is_descendant(stats, heading, i)))]
+             and not _is_wrapper(stats, i, heading, limit)]
     roots.extend(teaser_lists(stats))
     return roots
+
+
+def _is_wrapper(stats: TreeStats, i: int, heading: int | None, limit: float) -> bool:
+    """A hinted container holding most of the page's sentences (`limit` punctuation marks)
+    wraps the article: class names that speak of a layout (`page no-sidebars`). With the
+    title's heading known, it must hold that heading, and then even an <aside> a site put its
+    post in is one; without it, an <aside>, a comment list or a navigation role never is."""
+    if stats.content_punc(i) < limit:
+        return False
+    if heading is None:
+        return not _named_noise(stats.elements[i])
+    return econ.is_descendant(stats, heading, i)
 
 
 def template_roots(stats: TreeStats, flagged: set[int]) -> list[int]:

@@ -53,6 +53,9 @@ MAX_TITLE_CHARS = 150
 TITLE_SIMILARITY = 0.75
 """Token similarity above which a JSON-LD name/headline, or a heading, matches the title."""
 
+SITE_SUFFIX_SEPARATORS = frozenset("«»|·•~–—-/\\")
+"""Characters that part a title's headline from a site name appended to it."""
+
 TITLE_HEADING_TAGS = ("h1", "h2", "h3")
 """Headings that can show the page's title, in order of preference."""
 
@@ -227,11 +230,19 @@ def _heading_rank(heading: HtmlElement, wanted: str) -> int | None:
     if text == wanted:
         rank = 0
     elif (text_similarity(wanted, text) > TITLE_SIMILARITY
-          and text_similarity(text, wanted) > TITLE_SIMILARITY):
+          and text_similarity(text, wanted) > TITLE_SIMILARITY) or _heads_title(text, wanted):
         rank = 3
     else:
         return None
     return rank + TITLE_HEADING_TAGS.index(heading.tag)
+
+
+def _heads_title(text: str, wanted: str) -> bool:
+    """True when the title is the heading plus a site suffix after a separator the title
+    cleaning did not take off ("Headline « Site"). A colon is left out: "Site: Headline"
+    titles put the site first."""
+    rest = wanted[len(text):].lstrip() if wanted.startswith(text) else ""
+    return rest[:1] in SITE_SUFFIX_SEPARATORS and _word_count(text) >= MIN_TITLE_WORDS
 
 
 # --- the walk ---------------------------------------------------------------------------------
