@@ -231,24 +231,55 @@ class SiteModel:
         return self.add(self.observe(page))
 
     def template(self, page: Page | Observation) -> Template | None:
-        """How the page's cluster explains it; without a mature cluster, how the site's
-        repeated text does; None when neither explains anything."""
+        """How the page's template explains it: its mature cluster's, else the nearest
+        mature cluster's when that one's layout pattern matches the page, else the site's
+        repeated text; None when nothing explains anything. `cluster` and `pages_learned`
+        name the cluster whose template was used (None and the site's pages for the site's
+        repeated text alone)."""
         seen = page if isinstance(page, Observation) else self.observe(page)
-        cluster = seen.matches[0][0] if seen.matches else None
-        learned = self.clusterer.clusters[cluster].pages if cluster is not None else 0
-        mature = self._mature(seen)
-        sources = self.noise_sources(seen)
+        cluster, sources = self._sources(seen)
         noise_ids = set().union(*sources.values())
-        if mature is None and not noise_ids:
+        if cluster is None and not noise_ids:
             return None
         elements = seen.tree.elements or ()
         by_id = {i: el for el, i in zip(elements, seen.tree.wn_ids, strict=True)
                  if i is not None}
+        own = cluster is not None and cluster == self._mature(seen)
         return Template(
-            cluster=cluster, pages_learned=learned,
+            cluster=cluster,
+            pages_learned=(self.clusterer.clusters[cluster].pages if cluster is not None
+                           else self.pages_seen),
             noise=[by_id[i] for i in sorted(noise_ids) if i in by_id],
             sources={name: len(ids) for name, ids in sources.items()},
-            records=self.clusters[mature].records if mature is not None else None)
+            records=self.clusters[cluster].records if own and cluster is not None else None)
+
+    def noise_sources(self, seen: Observation) -> dict[str, set[int]]:
+        """Ids of the elements each template source explains on an observed page: static
+        layout blocks, layout asides, link blocks and template chunks of its mature cluster,
+        and text repeated across the site. A page without a mature cluster takes the first
+        four from the nearest mature one when that one's layout pattern matches the page,
+        else has the last only."""
+        return self._sources(seen)[1]
+
+    def _sources(self, seen: Observation) -> tuple[int | None, dict[str, set[int]]]:
+        """`noise_sources`, and the cluster whose template gave them (None: the site's)."""
+        texts = seen.texts or text_chunks(seen.chunks)
+        site = set(ChunkLabels(tuple((c, self.site_chunks.count(c) >= SITE_MIN_DF)
+                                     for c in texts)).template_ids)
+        own = self._mature(seen)
+        cluster = own if own is not None else self._nearest_mature(seen)
+        if cluster is None:
+            return None, {"site": site}
+        model = self.clusters[cluster]
+        matched = apply_layout(model.layout, seen.layout, find_title=False)
+        if own is None and not matched.matched:
+            return None, {"site": site}
+        return cluster, {
+            "layout": set(matched.noise_ids),
+            "aside": set(matched.aside_ids) if matched.matched else set(),
+            "links": set(matched.link_ids) if model.layout.ready else set(),
+            "chunks": set(label_chunks(seen.chunks, model.chunks).template_ids),
+            "site": site}
 
     def _mature(self, seen: Observation) -> int | None:
         """The page's cluster if it has learned MIN_CLUSTER_PAGES pages, else None."""
@@ -267,29 +298,6 @@ class SiteModel:
                   if c.id in self.clusters and c.pages >= MIN_CLUSTER_PAGES]
         best = max(scored, default=None)
         return best[1] if best is not None and best[0] >= MIN_PREFILTER_SIMILARITY else None
-
-    def noise_sources(self, seen: Observation) -> dict[str, set[int]]:
-        """Ids of the elements each template source explains on an observed page: static
-        layout blocks, layout asides, link blocks and template chunks of its mature cluster,
-        and text repeated across the site. A page without a mature cluster takes the first
-        four from the nearest mature one when that one's layout pattern matches the page,
-        else has the last only."""
-        texts = seen.texts or text_chunks(seen.chunks)
-        site = set(ChunkLabels(tuple((c, self.site_chunks.count(c) >= SITE_MIN_DF)
-                                     for c in texts)).template_ids)
-        own = self._mature(seen)
-        cluster = own if own is not None else self._nearest_mature(seen)
-        if cluster is None:
-            return {"site": site}
-        model = self.clusters[cluster]
-        matched = apply_layout(model.layout, seen.layout, find_title=False)
-        if own is None and not matched.matched:
-            return {"site": site}
-        return {"layout": set(matched.noise_ids),
-                "aside": set(matched.aside_ids) if matched.matched else set(),
-                "links": set(matched.link_ids) if model.layout.ready else set(),
-                "chunks": set(label_chunks(seen.chunks, model.chunks).template_ids),
-                "site": site}
 
     def passages(self, page: Page | Observation) -> patterns.Extraction | None:
         """The text passages the page's cluster ne-pattern extracts (RTDM section 4.3-4.4),
