@@ -1,7 +1,8 @@
-"""Page-type routing of MiBAT's record region: thread, comments or none."""
+"""Page-type routing: article or other, and MiBAT's record region: thread, comments or none."""
 
 from __future__ import annotations
 
+from winnow import extract
 from winnow.router import (
     MIN_CONTENT_CHARS,
     MIN_POST_CHARS,
@@ -40,3 +41,20 @@ def test_comments_need_an_article_before_them_and_a_comment_container() -> None:
     assert thread_role([50, 60], 2, 3000, True, False) == "none"  # no comment container
     assert thread_role([10, 12], 2, MIN_STORY_CHARS - 1, True, True) == "thread"  # no story
     assert thread_role([50, 60], 2, MIN_CONTENT_CHARS - 1, True, True) == "comments"
+
+
+def test_short_post_under_its_title_heading_is_an_article() -> None:
+    nav = "".join(f"<li><a href='/{i}'>Section number {i}</a></li>" for i in range(30))
+    post = ("<html><head><title>Creative food sculptures</title></head><body>"
+            f"<ul>{nav}</ul><div class='post'><h2>Creative food sculptures</h2>"
+            "<img src='a.jpg'><p>Food as art, creatively.</p></div></body></html>")
+    result = extract(post)
+    assert result.kind == "article" and "Food as art" in result.article.text
+
+
+def test_short_blurb_away_from_the_title_is_no_article() -> None:
+    nav = "".join(f"<li><a href='/{i}'>Section number {i}</a></li>" for i in range(30))
+    portal = ("<html><head><title>Portal home</title></head><body><div><div><div>"
+              f"<h1>Portal home</h1></div></div></div><ul>{nav}</ul>"
+              "<div><div><div><p>Welcome, friend.</p></div></div></div></body></html>")
+    assert extract(portal).kind == "other"

@@ -15,6 +15,10 @@ from winnow.result import Article, ArticleInfo, Extraction, PageKind
 from winnow.router import ThreadRole, route, thread_role, weighted_length
 from winnow.sitemodel import SiteModel, Template
 
+TITLE_REACH = 2
+"""Ancestors of a short body searched for the title's heading (a post's title and its
+caption share a container or two)."""
+
 EXCERPT_CHARS = 200
 """Length of the excerpt taken from the body when the page has no description."""
 
@@ -61,7 +65,8 @@ def extract_page(page: Page, template: Template | None = None,
         meta.dir = text_direction(page, found.source)
     clock.lap("extract")
     kind: PageKind = "thread" if role == "thread" else "article" if role == "comments" \
-        else route(page, rendered.text if rendered else "", found.page_chars if found else 0)
+        else route(page, rendered.text if rendered else "", found.page_chars if found else 0,
+                   found is not None and _under_heading(found.source, meta.heading))
     result = Extraction(kind=kind, method="template+econ" if template else "econ",
                         title=meta.title, url=url)
     if template is not None:
@@ -103,6 +108,19 @@ def _article_beside(page: Page, meta: Metadata, noise: list[HtmlElement],
         found = extract_article(page, PageHints(meta.heading, noise))
         rendered = _render(found, page.url, meta)
     return found, rendered, role
+
+
+def _under_heading(source: HtmlElement, heading: HtmlElement | None) -> bool:
+    """True when the title's heading is in the body or in one of its TITLE_REACH nearest
+    ancestors: the body belongs to the page's own title."""
+    node: HtmlElement | None = source
+    for _ in range(TITLE_REACH + 1):
+        if node is None or heading is None:
+            return False
+        if heading is node or node in heading.iterancestors():
+            return True
+        node = node.getparent()
+    return False
 
 
 def _render(found: ArticleContent | None, url: str | None, meta: Metadata) -> Rendered | None:

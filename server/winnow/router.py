@@ -62,14 +62,16 @@ def looks_like_article(page: Page) -> bool:
     return False
 
 
-def route(page: Page, content_text: str, page_chars: int) -> PageKind:
+def route(page: Page, content_text: str, page_chars: int, titled: bool = False) -> PageKind:
     """Decide the page type: an article when the page passes the cheap check, when ECON
-    found a body of real length, or when the body is most of a tiny page (then it is the
-    page's message, not a fragment of a portal); anything else is "other", no reader view."""
+    found a body of real length, when the body sits right under the page's title heading
+    (`titled`: a photo post's caption is short but is the post), or when the body is most
+    of a tiny page (then it is the page's message, not a fragment of a portal); anything
+    else is "other", no reader view."""
     length = weighted_length(content_text)
     if looks_like_article(page) or length >= MIN_CONTENT_CHARS:
         return "article"
-    if length and len(content_text.strip()) >= MIN_PAGE_SHARE * page_chars:
+    if length and (titled or len(content_text.strip()) >= MIN_PAGE_SHARE * page_chars):
         return "article"
     return "other"
 
