@@ -118,6 +118,19 @@ def test_simple_table() -> None:
     assert out.markdown == "| Name | Qty |\n| --- | --- |\n| a\\|b | 2 |\n| c |  |"
 
 
+def test_layout_table_is_unwrapped_into_paragraphs() -> None:
+    out = render("<table><tr><td><table><tr><td>By A. Writer</td></tr></table><p>First, one."
+                 "</p><p>Second, two.</p></td><td><p>Side, three.</p></td></tr></table>")
+    assert "<table" not in out.html and "<td" not in out.html
+    assert out.text == "By A. Writer\n\nFirst, one.\n\nSecond, two.\n\nSide, three."
+
+
+def test_small_grid_of_words_and_headed_tables_stay_tables() -> None:
+    grid = render("<table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>")
+    headed = render("<table><tr><th>Name</th></tr><tr><td><p>Text, here.</p></td></tr></table>")
+    assert grid.html.startswith("<table>") and headed.html.startswith("<table>")
+
+
 def test_spanning_table_falls_back_to_html() -> None:
     out = render('<table><tr><td colspan="2" rowspan="1">wide</td></tr>'
                  "<tr><td>x</td><td>y</td></tr></table>")
@@ -173,6 +186,13 @@ def test_noscript_only_images_all_kept() -> None:
     out = render('<div class="lazy" data-src="/a.jpg"></div><noscript><img src="/a.jpg"></noscript>'
                  '<div class="lazy"></div><noscript><img src="/b.jpg" alt="B"></noscript>')
     assert out.images == ["https://example.com/a.jpg", "https://example.com/b.jpg"]
+
+
+def test_noscript_fallback_keeps_its_images_not_its_notice() -> None:
+    out = render('<p>Story.</p><noscript><img src="/hold.jpg"><div class="warning"><p>'
+                 "Please turn on JavaScript.</p></div></noscript>")
+    assert out.images == ["https://example.com/hold.jpg"]
+    assert "JavaScript" not in out.text
 
 
 def test_tracking_pixel_dropped() -> None:

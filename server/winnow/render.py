@@ -30,6 +30,12 @@ from winnow.page import HtmlElement, is_hidden
 MAX_BLOCK_DEPTH = 40  # kept blocks nested deeper are unwrapped (their text stays)
 MAX_INLINE_DEPTH = 12  # inline formatting nested deeper is unwrapped
 MAX_SPAN = 1000  # largest colspan/rowspan kept
+DATA_TABLE_ROWS = 10  # a table with this many rows holds data (Readability)
+DATA_TABLE_COLUMNS = 4  # ... or more columns than this
+DATA_TABLE_CELLS = 10  # ... or more cells than this
+LAYOUT_BLOCKS = ("p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "blockquote", "pre")
+"""Blocks whose presence in a small table's cells says the table lays out a page."""
+TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"})
 URL_SCHEMES = frozenset({"http", "https", "mailto"})  # after resolving against the page URL
 
 # Block modes: blocks only (text gets an implicit <p>), blocks or inline, inline only, and
@@ -232,6 +238,44 @@ def _block_attrs(el: HtmlElement, tag: str) -> dict[str, str]:
         if el.get("reversed") is not None:
             attrs["reversed"] = ""
     return attrs
+
+
+def is_layout_table(table: HtmlElement) -> bool:
+    """Whether a table lays out the page rather than holding data, after Readability's
+    `_isDataTable`: a presentation role or a nested table say layout; a summary, a caption,
+    header cells or column groups say data; a single row or column is layout; a table of
+    more than DATA_TABLE_CELLS cells (or DATA_TABLE_ROWS rows, or more than
+    DATA_TABLE_COLUMNS columns) is data. Another small table is layout only when its cells
+    hold blocks (paragraphs, headings, lists): a 2x2 grid of words stays a table."""
+    if (table.get("role") or "").lower() in ("presentation", "none"):
+        return True
+    if table.get("summary"):
+        return False
+    caption = next(table.iter("caption"), None)
+    if caption is not None and caption.text_content().strip():
+        return False
+    if any(True for _ in table.iter("col", "colgroup", "tfoot", "thead", "th")):
+        return False
+    if any(True for _ in table.iterdescendants("table")):
+        return True
+    rows = [tr for tr in table.iter("tr") if next(tr.iterancestors("table"), None) is table]
+    columns = max((_row_span(tr) for tr in rows), default=0)
+    if len(rows) <= 1 or columns <= 1:
+        return True
+    if len(rows) >= DATA_TABLE_ROWS or columns > DATA_TABLE_COLUMNS \
+            or len(rows) * columns > DATA_TABLE_CELLS:
+        return False
+    return any(True for _ in table.iter(*LAYOUT_BLOCKS))
+
+
+def _row_span(tr: HtmlElement) -> int:
+    """Columns a row covers, colspans counted."""
+    total = 0
+    for cell in tr:
+        if cell.tag in ("td", "th"):
+            span = (cell.get("colspan") or "1").strip()
+            total += min(int(span), MAX_SPAN) if span.isdigit() and int(span) > 0 else 1
+    return total
 
 
 def _has_image(el: HtmlElement | None) -> bool:
@@ -479,6 +523,7 @@ class _Renderer(_Builder):
         super().__init__()
         self.content, self.base_url = content, base_url
         self.consumed: set[HtmlElement] = set()
+        self.table_kinds: dict[HtmlElement, bool] = {}
         self.urls: dict[str, str | None] = {}
         parts = urlsplit(base_url) if base_url else None
         self.origin = f"{parts.scheme}://{parts.netloc}" if parts and parts.netloc and \
@@ -539,6 +584,9 @@ class _Renderer(_Builder):
         if tag in INLINE_TAGS:
             attrs = self._inline_attrs(el, tag)
             return _INLINE if attrs is not None and self.start_inline(tag, attrs) else None
+        if tag in TABLE_PARTS and self._in_layout_table(el):
+            self.boundary()
+            return _BOUNDARY
         if tag in BLOCK_MODES:
             if tag == "pre":
                 self.pre(_pre_text(el), _code_language(el))
@@ -556,10 +604,22 @@ class _Renderer(_Builder):
         elif tag == "picture":
             img = next(el.iter("img"), None)
             self._image(el if img is None else img, _picture_src(el, img))
-        elif tag != "noscript" or (el not in self.consumed and _has_image(el) and
-                                   not _has_image(el.getprevious())):
-            return None  # unknown tags are unwrapped; noscript: images with no twin before
+        elif tag == "noscript":
+            if el not in self.consumed and not _has_image(el.getprevious()):
+                for img in el.iter("img"):  # a lazy page's fallback images; its text is a
+                    self._image(img, image_src(img))  # "please turn on JavaScript" notice
+        else:
+            return None  # unknown tags are unwrapped
         return _SKIP
+
+    def _in_layout_table(self, el: HtmlElement) -> bool:
+        """True for a layout table and its parts: they are unwrapped like <div>s."""
+        table = el if el.tag == "table" else next(el.iterancestors("table"), None)
+        if table is None:
+            return False
+        if table not in self.table_kinds:
+            self.table_kinds[table] = is_layout_table(table)
+        return self.table_kinds[table]
 
     def _inline_attrs(self, el: HtmlElement, tag: str) -> dict[str, str] | None:
         """Return a kept inline element's attributes; None unwraps it (a link without href)."""
