@@ -549,3 +549,12 @@ def test_aside_holding_the_title_and_the_story_is_the_article() -> None:
     assert found is not None and "council" in found.content.text_content()
     without_heading = article.extract_article(parse_page(html))
     assert without_heading is None or "council" not in without_heading.content.text_content()
+
+
+def test_ad_slot_labels_inside_the_body_are_dropped() -> None:
+    page = parse_page(f"<html><body><div><p>{SENTENCE}</p><div>ADVERTISEMENT</div>"
+                      f"<p>(Story continues below)</p><p>{SENTENCE}</p><p>Advertisers, "
+                      "we are told, were unhappy.</p></div></body></html>")
+    text = article.extract_article(page).content.text_content()
+    assert "ADVERTISEMENT" not in text and "continues below" not in text
+    assert "Advertisers, we are told" in text

@@ -113,6 +113,11 @@ TAIL_LINK_DENSITY = 0.5
 
 LEGAL_NOTICE_RE = re.compile(
     r"^\W*(©|\(c\)\s*\d{4}|copyright\b)|all rights reserved|may not be (re)?published", re.I)
+AD_LABEL_RE = re.compile(
+    r"^\W*(advertisements?|sponsored|(story|article) continues( below)?|"
+    r"(continue reading|advertisement continues) below)\W*$", re.I)
+"""The whole text of a label that marks an ad slot inside an article's body."""
+
 MAX_NOTICE_CHARS = 400
 """A copyright line or rights notice this short, after the article's text, is its footer."""
 
@@ -485,7 +490,16 @@ def extract_article(page: Page, hints: PageHints | None = None) -> ArticleConten
     drop.update(_link_lists(stats, summary, snippet))
     drop.update(_trailing_noise(stats, summary, snippet, drop))
     drop.update(_comments_section(stats, summary, snippet))
+    drop.update(_ad_labels(stats, summary))
     return _build(stats, summary, drop, page_chars)
+
+
+def _ad_labels(stats: TreeStats, summary: int) -> list[int]:
+    """Elements inside the summary-node whose whole text labels an ad slot
+    ("ADVERTISEMENT", "(Story continues below)")."""
+    return [i for i in range(summary + 1, stats.end[summary])
+            if 0 < stats.chars[i] <= MAX_LABEL_CHARS and not stats.excluded[i]
+            and AD_LABEL_RE.match(" ".join(stats.elements[i].text_content().split()))]
 
 
 def _trailing_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]) -> list[int]:
