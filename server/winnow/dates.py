@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from email.utils import parsedate_tz
@@ -354,6 +354,10 @@ _CJK_TRIGGERS = ("前", "今", "昨", "おととい", "刚", "剛", "たった",
 
 _DIGIT_RE = re.compile(r"\d")
 
+_DIGIT_SEP_DIGIT_RE = re.compile(r"\d[-/.]\d")
+"""What every year-first (`_ISO_RE`) and day/month-first (`_NUMERIC_RE`) date holds: texts
+without it skip both regexes."""
+
 _LABEL_RE = re.compile(
     r"(?<![^\W\d_])by\s{1,3}[^\W\d_]{1,40}(?:\s{1,3}[^\W\d_]{1,40})?"
     r"|(?<![^\W\d_])(?:" + _alternation(PIVOT_LABEL_WORDS) + r")(?![^\W\d_])"
@@ -549,14 +553,31 @@ def _numeric_hits(text: str, lang_hint: str | None) -> list[_Hit]:
 
 def _name_hits(text: str) -> list[_Hit]:
     """Dates with a month name: day-month-year, month-day-year, month-year."""
-    hits = [hit for regex in (_DMY_RE, _MDY_RE) for m in regex.finditer(text)
-            if (hit := _named(m, m["y"])) is not None]
-    for m in _MY_RE.finditer(text):
+    starts = [m.start() for m in _TOKEN_RE.finditer(text)]
+    hits = [hit for m in _DMY_RE.finditer(text) if (hit := _named(m, m["y"])) is not None]
+    hits += [hit for m in _word_start_matches(_MDY_RE, text, starts)
+             if (hit := _named(m, m["y"])) is not None]
+    for m in _word_start_matches(_MY_RE, text, starts):
         token = m["mon"].lower()
         year = int(m["y"])
         if token not in AMBIGUOUS_MONTH_TOKENS and MIN_YEAR <= year <= MAX_YEAR:
             hits.append(_Hit(m.start(), m.end(), TIER_PARTIAL, year, MONTH_BY_NAME[token]))
     return hits
+
+
+def _word_start_matches(regex: re.Pattern[str], text: str,
+                        starts: Iterable[int]) -> Iterator[re.Match[str]]:
+    """`regex.finditer(text)` for a regex that starts with a month name (`_MONTH`): its
+    matches start where a letter run starts, so it is tried at those `starts` only (in
+    order, none inside the previous match) instead of at every character."""
+    end = 0
+    for start in starts:
+        if start < end:
+            continue
+        m = regex.match(text, start)
+        if m is not None:
+            yield m
+            end = m.end()
 
 
 def _named(m: re.Match[str], year_text: str | None) -> _Hit | None:
@@ -648,8 +669,9 @@ def _candidates(text: str, lang_hint: str | None) -> list[_Hit]:
     tokens = set(_TOKEN_RE.findall(text.lower()))
     cjk = any(trigger in text for trigger in _CJK_TRIGGERS)
     if has_digit:
-        hits += _iso_hits(text)
-        hits += _numeric_hits(text, lang_hint)
+        if _DIGIT_SEP_DIGIT_RE.search(text) is not None:
+            hits += _iso_hits(text)
+            hits += _numeric_hits(text, lang_hint)
         if not _MONTH_TOKENS.isdisjoint(tokens):
             hits += _name_hits(text)
         if "月" in text:
