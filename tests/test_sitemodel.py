@@ -12,7 +12,7 @@ from winnow import extract
 from winnow.cli import main
 from winnow.clustering import Clusterer
 from winnow.layout import segment
-from winnow.learning import Learner
+from winnow.learning import Learner, summary
 from winnow.page import parse_page
 from winnow.sitemodel import MIN_CLUSTER_PAGES, SiteModel
 from winnow.store import Store
@@ -116,7 +116,7 @@ def test_model_survives_json_round_trip() -> None:
     for html in (news_page(7), gallery_page(7)):
         assert extract(html, None, again).to_dict() | {"timing_ms": {}} == \
             extract(html, None, model).to_dict() | {"timing_ms": {}}
-    assert again.summary() == model.summary()
+    assert summary(again) == summary(model)
 
 
 def test_text_repeated_across_the_site_explains_a_page_of_a_young_cluster() -> None:
@@ -149,7 +149,7 @@ def test_version_1_model_is_read_with_an_empty_site_table() -> None:
     data["version"] = 1
     del data["site_chunks"]
     old = SiteModel.from_json(data)
-    assert old.site_chunks.pages == 0 and old.summary() == model.summary()
+    assert old.site_chunks.pages == 0 and summary(old) == summary(model)
     assert old.template(parse_page(news_page(9))) is not None
 
 
@@ -197,6 +197,7 @@ def test_cli_extract_learn_processes_pages_in_browsing_order(
     assert main(["sites", "--data-dir", str(data)]) == 0
     listing = capsys.readouterr().out
     assert "example.com" in listing and "4 pages stored" in listing
+    assert "learned 4 pages" in listing and "cluster sizes [4]" in listing
 
 
 def test_cli_learn_then_extract_uses_the_stored_model(

@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 from winnow.export import export_extraction, export_posts
 from winnow.extractor import extract
-from winnow.learning import Learner
+from winnow.learning import MODEL_KIND, Learner
 from winnow.page import PageError
 from winnow.result import Extraction
 from winnow.store import Store, StoreError, default_data_dir, normalize_site, site_key
@@ -214,15 +214,17 @@ def run_learn(learner: Learner, paths: Sequence[str], url: str | None,
 
 
 def run_sites(learner: Learner, out: TextIO) -> int:
-    """List sites with their pages, template clusters and cluster sizes."""
+    """List sites with their pages, template clusters and cluster sizes, from the store's
+    model summaries (the models themselves are not loaded)."""
     infos = learner.store.sites()
     if not infos:
         out.write("no sites learned yet\n")
+    saved = learner.store.model_summaries(MODEL_KIND)
     for info in infos:
-        model = learner.model(info.site)
-        sizes = sorted((c.pages for c in model.clusterer.clusters.values()), reverse=True)
+        brief = saved.get(info.site, ({}, 0.0))[0]
+        sizes = sorted((int(n) for n in brief.get("clusters", {}).values()), reverse=True)
         out.write(f"{info.site}\t{info.pages} pages stored\t{len(sizes)} clusters\t"
-                  f"learned {model.pages_seen} pages\tcluster sizes {sizes}\n")
+                  f"learned {int(brief.get('pages', 0))} pages\tcluster sizes {sizes}\n")
     return 0
 
 

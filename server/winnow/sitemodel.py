@@ -319,12 +319,6 @@ class SiteModel:
         while len(self.anchors) > MAX_ANCHOR_URLS:
             self.anchors.popitem(last=False)
 
-    def summary(self) -> dict[str, Any]:
-        """Clusters and page counts, for `winnow sites` and the dashboard."""
-        return {"site": self.site, "pages": self.pages_seen,
-                "clusters": [{"id": c.id, "pages": c.pages}
-                             for c in self.clusterer.clusters.values()]}
-
     def to_json(self) -> dict[str, Any]:
         return {"version": FORMAT_VERSION, "site": self.site, "pages_seen": self.pages_seen,
                 "clusterer": self.clusterer.to_json(),
