@@ -17,6 +17,7 @@ no reliable snippet. This module keeps the paper's steps and adds, each measured
 from __future__ import annotations
 
 import copy
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -158,8 +159,13 @@ def is_noise_hint(el: HtmlElement) -> bool:
     if (el.get("role") or "").lower() in NOISE_ROLES:
         return True
     names = _names(el)
-    if len(names) < 3:
-        return False
+    return len(names) >= 3 and _names_say_noise(names)
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_say_noise(names: str) -> bool:
+    """Whether class and id words name comments or noise no content word overrules (a
+    page repeats the same few class strings on thousands of elements, hence the cache)."""
     if COMMENTS_RE.search(names):
         return True
     return bool(UNLIKELY_RE.search(names)) and not _maybe_content(names)
@@ -178,7 +184,8 @@ def _names(el: HtmlElement) -> str:
     a role, and is left out; so is an id that spells the element's own text (the anchor of a
     section heading "Community")."""
     ident = el.get("id") or ""
-    if len(_SLUG_SPLIT_RE.split(ident)) >= SLUG_WORDS or _spells_own_text(el, ident):
+    if ident and (len(_SLUG_SPLIT_RE.split(ident)) >= SLUG_WORDS
+                  or _spells_own_text(el, ident)):
         ident = ""
     return f"{el.get('class') or ''} {ident}"
 

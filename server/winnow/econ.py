@@ -90,23 +90,30 @@ def _visible_len(text: str | None) -> int:
 
 
 def collect_stats(root: HtmlElement) -> TreeStats:
-    """Count characters and punctuation per subtree in one pass, children before parents."""
-    elements = [el for el in root.iter() if isinstance(el.tag, str)]
-    index = {el: i for i, el in enumerate(elements)}
+    """Count characters and punctuation per subtree in one pass, children before parents.
+
+    An element's own text is its .text and the tails of its children (comments' too), joined
+    by spaces; a node's tail is filed with its parent as the preorder walk meets the node,
+    which keeps each parent's tails in document order.
+    """
+    elements: list[HtmlElement] = []
+    index: dict[HtmlElement, int] = {}
+    parent: list[int] = []
+    parts: list[list[str]] = []
+    for node in root.iter():
+        up = index[node.getparent()] if node is not root else -1
+        if isinstance(node.tag, str):
+            index[node] = len(elements)
+            elements.append(node)
+            parent.append(up)
+            parts.append([node.text or ""])
+        if up >= 0 and node.tail:
+            parts[up].append(node.tail)
+    own = [" ".join(texts) if len(texts) > 1 else texts[0] for texts in parts]
     n = len(elements)
-    parent = [-1] * n
-    for i in range(1, n):
-        p = elements[i].getparent()
-        if p is not None:
-            parent[i] = index[p]
-    own_chars = [0] * n
-    own_punc = [0] * n
-    for i, el in enumerate(elements):
-        own_text = _own_text(el)
-        own_chars[i] = _visible_len(own_text)
-        own_punc[i] = punc_num(own_text)
-    stats = TreeStats(elements, index, parent, own_chars, own_punc, [el.tag == "a" for el in
-                      elements], [], [], [], [], [], [False] * n)
+    stats = TreeStats(elements, index, parent, [_visible_len(t) for t in own],
+                      [punc_num(t) for t in own], [el.tag == "a" for el in elements],
+                      [], [], [], [], [], [False] * n)
     _aggregate(stats)
     return stats
 
@@ -146,15 +153,6 @@ def _aggregate(stats: TreeStats) -> None:
             link_punc[p] += link_punc[i]
     stats.chars, stats.punc, stats.end = chars, punc, end
     stats.link_chars, stats.link_punc = link_chars, link_punc
-
-
-def _own_text(el: HtmlElement) -> str:
-    """The element's text nodes: its .text and the tails of its element children."""
-    parts = [el.text or ""]
-    for child in el:
-        if child.tail:
-            parts.append(child.tail)
-    return " ".join(parts) if len(parts) > 1 else parts[0]
 
 
 def is_big_node(stats: TreeStats, i: int) -> bool:
