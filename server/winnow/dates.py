@@ -667,7 +667,7 @@ def _candidates(text: str, lang_hint: str | None) -> list[_Hit]:
     hits: list[_Hit] = []
     has_digit = _DIGIT_RE.search(text) is not None
     tokens = set(_TOKEN_RE.findall(text.lower()))
-    cjk = any(trigger in text for trigger in _CJK_TRIGGERS)
+    cjk = not text.isascii() and any(trigger in text for trigger in _CJK_TRIGGERS)
     if has_digit:
         if _DIGIT_SEP_DIGIT_RE.search(text) is not None:
             hits += _iso_hits(text)

@@ -764,6 +764,8 @@ def lone_post(dom: DomTree) -> Region | None:
     tree = dom.tree
     found: list[tuple[int, int]] = []
     for v in range(len(tree)):
+        if not dom.cands_below[v]:
+            continue  # no date below: no post (checked first, it costs no attribute read)
         el = dom.elements[v]
         if dom.hidden[v] or not POST_NAME_RE.search(el.get("class") or ""):
             continue
