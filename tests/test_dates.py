@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from helpers import require_corpus
@@ -331,3 +331,13 @@ def test_corpus_dates_agree_with_attributes() -> None:
     print(f"date/date_attr agreement: {agree}/{len(pairs)}; differing: {disagreements}")
     assert pairs
     assert agree / len(pairs) >= CORPUS_AGREEMENT, disagreements
+
+
+@pytest.mark.parametrize("text", ["3 hourſ ago", "ſep 5, 2019", "5 ſeptember 2019",
+                                  "2 ᲁней назад", "KW 3 Kelvin days ago", "ſunday 10:00",
+                                  "İyul 5", "yeſterday at 10:00"])
+def test_case_insensitive_lookalikes_never_crash(text: str) -> None:
+    """The regexes match "ſ" for "s" and other case-insensitive lookalikes; the table
+    lookups must follow them instead of raising KeyError."""
+    found = parse_date(text, now=datetime(2024, 1, 1, tzinfo=UTC))
+    assert found is None or found.iso

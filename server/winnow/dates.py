@@ -558,7 +558,7 @@ def _name_hits(text: str) -> list[_Hit]:
     hits += [hit for m in _word_start_matches(_MDY_RE, text, starts)
              if (hit := _named(m, m["y"])) is not None]
     for m in _word_start_matches(_MY_RE, text, starts):
-        token = m["mon"].lower()
+        token = _key(m["mon"])
         year = int(m["y"])
         if token not in AMBIGUOUS_MONTH_TOKENS and MIN_YEAR <= year <= MAX_YEAR:
             hits.append(_Hit(m.start(), m.end(), TIER_PARTIAL, year, MONTH_BY_NAME[token]))
@@ -582,7 +582,7 @@ def _word_start_matches(regex: re.Pattern[str], text: str,
 
 def _named(m: re.Match[str], year_text: str | None) -> _Hit | None:
     """A hit from a day-month(-year) or month-day(-year) match, or None when invalid."""
-    token = m["mon"].lower()
+    token = _key(m["mon"])
     month = MONTH_BY_NAME[token]
     day = int(m["d"])
     if year_text is None:
@@ -633,7 +633,7 @@ def _relative_hits(
         regexes.append(_REL_PREFIX_RE)
     for regex in regexes:
         for m in regex.finditer(text):
-            unit = UNIT_BY_WORD[m["unit"].lower()]
+            unit = UNIT_BY_WORD[_key(m["unit"])]
             hits.append(_Hit(m.start(), m.end(), TIER_RELATIVE, unit=unit,
                              amount=_amount(m["n"])))
     if cjk or not _DAY_TOKENS.isdisjoint(tokens):
@@ -645,8 +645,18 @@ def _relative_hits(
         for m in _WEEKDAY_TIME_RE.finditer(text):
             if _TRAILING_TIME_RE.match(text, m.end()) is not None:
                 hits.append(_Hit(m.start(), m.end(), TIER_RELATIVE, unit="weekday",
-                                 amount=WEEKDAY_BY_NAME[m["wd"].lower()]))
+                                 amount=WEEKDAY_BY_NAME[_key(m["wd"])]))
     return hits
+
+
+def _key(word: str) -> str:
+    """A matched word as its table key. The regexes match case-insensitively, so they also
+    match "ſ" for "s", "K" (Kelvin) for "k", "ı" and "İ" for "i" and old Cyrillic letter
+    forms; casefold maps all but the dotless and dotted i, which are mapped first."""
+    return word.translate(_DOTTED_I).casefold()
+
+
+_DOTTED_I = str.maketrans({"İ": "i", "ı": "i"})
 
 
 def _day_word_hits(text: str, lang_hint: str | None) -> list[_Hit]:
@@ -654,7 +664,7 @@ def _day_word_hits(text: str, lang_hint: str | None) -> list[_Hit]:
     hits = []
     no_hier = lang_hint is not None and lang_hint.lower().startswith(HIER_LANGS)
     for m in _DAY_WORD_RE.finditer(text):
-        word = (m["w"] or m["cjk"]).lower()
+        word = _key(m["w"] or m["cjk"])
         if word == "hier" and no_hier:
             continue
         offset = DAY_OFFSET_BY_WORD[re.sub(r"\s+", " ", word)]
