@@ -309,3 +309,28 @@ def test_hundred_thousand_siblings() -> None:
     out = render_article(root, BASE)
     assert out.word_count == 100_000
     assert out.html.count("<p>") == 1
+
+
+# --- formulas ---------------------------------------------------------------------------------
+
+def test_mathml_formula_kept_as_mathml_and_linear_text() -> None:
+    out = render('<p>When <math display="inline"><mi> a </mi><mo>&#8800;</mo><mn>0</mn>'
+                 "<semantics><annotation>a \\neq 0</annotation></semantics></math>, "
+                 "there are two.</p>")
+    assert out.html == ('<p>When <math display="inline"><mi>a</mi><mo>≠</mo><mn>0</mn>'
+                        "<semantics></semantics></math>, there are two.</p>")
+    assert out.text == "When a ≠ 0, there are two."
+    assert out.markdown == "When a ≠ 0, there are two."
+
+
+@pytest.mark.parametrize("payload", [
+    '<math><mi onclick="alert(1)" href="javascript:alert(1)">x</mi></math>',
+    "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)></style></mglyph>"
+    "</table></mtext></math>",
+    '<math><maction actiontype="statusline" xlink:href="javascript:alert(1)">x</maction>'
+    "<annotation-xml encoding='text/html'><img src=x onerror=alert(1)></annotation-xml></math>",
+])
+def test_mathml_carries_no_script(payload: str) -> None:
+    html = render(f"<p>See {payload} here.</p>").html
+    assert "onclick" not in html and "onerror" not in html and "javascript" not in html
+    assert "<img" not in html and "<style" not in html and "<table" not in html

@@ -18,8 +18,20 @@ import nh3
 
 INLINE = frozenset({
     "a", "em", "strong", "b", "i", "u", "s", "sub", "sup", "mark", "small", "q", "cite", "abbr",
-    "time", "kbd", "samp", "var", "code", "img", "br"})
+    "time", "kbd", "samp", "var", "code", "img", "br", "math"})
 """Inline elements of the clean tree; every other element is a block."""
+
+MATHML_TAGS = frozenset({
+    "math", "mi", "mo", "mn", "ms", "mtext", "mspace", "mrow", "mfrac", "msqrt", "mroot",
+    "mstyle", "merror", "mpadded", "mphantom", "msub", "msup", "msubsup", "munder", "mover",
+    "munderover", "mmultiscripts", "mprescripts", "none", "mtable", "mtr", "mtd",
+    "semantics", "menclose"})
+"""MathML Core presentation elements a formula keeps (annotations are dropped)."""
+MATHML_ATTRIBUTES = frozenset({
+    "display", "mathvariant", "displaystyle", "scriptlevel", "stretchy", "fence",
+    "separator", "accent", "accentunder", "largeop", "movablelimits", "linethickness",
+    "columnspan", "rowspan", "notation"})
+"""Presentation attributes a formula keeps; none of them holds a URL or script."""
 
 LISTS = frozenset({"ul", "ol", "dl"})
 PARAGRAPH_LIKE = frozenset({"p", "blockquote", "pre", "table", "figure", "dl", "h1", "h2", "h3",
@@ -51,13 +63,13 @@ _PUNCT_TOKEN_RE = re.compile(r"\s[^\w\s]+(?=\s)")
 ALLOWED_TAGS = INLINE | frozenset({
     "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "dl", "dt", "dd", "blockquote",
     "pre", "figure", "figcaption", "table", "caption", "thead", "tbody", "tfoot", "tr", "th",
-    "td", "hr"})
+    "td", "hr"}) | MATHML_TAGS
 """The reader vocabulary nh3 lets through; everything else is stripped (script with content)."""
 ALLOWED_ATTRIBUTES = {
     "*": {"lang", "dir"}, "a": {"href", "title"},
     "img": {"src", "alt", "title", "width", "height"}, "td": {"colspan", "rowspan"},
     "th": {"colspan", "rowspan"}, "time": {"datetime"}, "ol": {"start", "reversed"},
-    "abbr": {"title"}}
+    "abbr": {"title"}, **{tag: set(MATHML_ATTRIBUTES) for tag in MATHML_TAGS}}
 URL_SCHEMES = {"http", "https", "mailto"}
 
 
@@ -150,6 +162,11 @@ def _all_text(el: etree._Element) -> str:
     return etree.tostring(el, method="text", encoding="unicode", with_tail=False)
 
 
+def formula_text(math: etree._Element) -> str:
+    """A MathML formula as linear text, its tokens parted by spaces ("x = b ± 2")."""
+    return " ".join(t.strip() for t in math.itertext() if t.strip())
+
+
 def _normalize_lines(text: str) -> list[str]:
     """Collapse whitespace within each line and drop empty lines."""
     if "\n" not in text:
@@ -193,6 +210,9 @@ def _text_inline(el: etree._Element, run: list[str]) -> None:
     """Append an inline element's text; <br> becomes a newline and <q> gets quote marks."""
     if el.tag == "br":
         run.append("\n")
+        return
+    if el.tag == "math":
+        run.append(formula_text(el))
         return
     run.append(QUOTES[0] if el.tag == "q" else "")
     run.append(el.text or "")
@@ -293,6 +313,8 @@ def _md_inline(el: etree._Element) -> str:
         return _md_image(el)
     if tag in CODE_SPANS:
         return _code_span(_all_text(el))
+    if tag == "math":
+        return escape(formula_text(el))
     parts = [escape(el.text)] if el.text else []
     for child in el:
         parts.append(_md_inline(child))

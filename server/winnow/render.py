@@ -18,6 +18,8 @@ from urllib.parse import urljoin, urlsplit
 import lxml.etree as etree
 
 from winnow.markdown import (
+    MATHML_ATTRIBUTES,
+    MATHML_TAGS,
     count_words,
     drop_byline_block,
     drop_title_heading,
@@ -238,6 +240,22 @@ def _block_attrs(el: HtmlElement, tag: str) -> dict[str, str]:
         if el.get("reversed") is not None:
             attrs["reversed"] = ""
     return attrs
+
+
+def _mathml_attrs(el: HtmlElement) -> dict[str, str]:
+    return {name: " ".join(value.split()) for name, value in el.attrib.items()
+            if name in MATHML_ATTRIBUTES}
+
+
+def _math_text(el: etree._Element, text: str | None) -> None:
+    """Append text at the end of `el`'s content (its text, or its last child's tail)."""
+    core = " ".join(text.split()) if text else ""
+    if not core:
+        return
+    if len(el):
+        el[-1].tail = (el[-1].tail or "") + core
+    else:
+        el.text = (el.text or "") + core
 
 
 def is_layout_table(table: HtmlElement) -> bool:
@@ -595,7 +613,9 @@ class _Renderer(_Builder):
         if tag in BLOCK_WRAPPERS or ("-" in tag and not tag.startswith("mjx-")):
             self.boundary()
             return _BOUNDARY
-        if tag == "img":
+        if tag == "math":
+            self._formula(el)
+        elif tag == "img":
             self._image(el, image_src(el))
         elif tag == "br":
             self.br()
@@ -649,6 +669,33 @@ class _Renderer(_Builder):
             if value and (name in ("alt", "title") or (value.isdigit() and len(value) < 6)):
                 attrs[name] = value
         self._element(self._target(), "img", attrs)
+        top = self.stack[-1]
+        top.has_content = top.last_inline = True
+        top.br_run = False
+
+    def _formula(self, math: HtmlElement) -> None:
+        """Copy a MathML formula: its presentation elements and attributes, its token text
+        with whitespace collapsed; other elements inside are unwrapped, annotations and
+        hidden parts dropped."""
+        out = self._element(self._target(), "math", _mathml_attrs(math))
+        _math_text(out, math.text)
+        # (children left, where their content goes, where the tail goes, the tail)
+        stack: list[tuple[Iterator[HtmlElement], etree._Element, etree._Element, str | None]]
+        stack = [(iter(math), out, out, None)]
+        while stack:
+            children, target, parent, tail = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                _math_text(parent, tail)
+            elif not isinstance(child.tag, str) or child.tag in DROP_TAGS or is_hidden(child):
+                _math_text(target, child.tail)
+            else:
+                inner = target
+                if child.tag in MATHML_TAGS and len(stack) < MAX_BLOCK_DEPTH:
+                    inner = etree.SubElement(target, child.tag, _mathml_attrs(child))
+                _math_text(inner, child.text)
+                stack.append((iter(child), inner, target, child.tail))
         top = self.stack[-1]
         top.has_content = top.last_inline = True
         top.br_run = False
