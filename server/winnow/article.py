@@ -95,8 +95,10 @@ MIN_FRAGMENTS = 3
 
 MIN_ADDED_FRAGMENTS = 4
 FRAGMENT_SHARE = 0.5
+MAX_FRAGMENT_CHARS = 500
 """Backtracking also stops when the parent adds, after the child, at least
-MIN_ADDED_FRAGMENTS text-paras none longer than this share of the child's mean one."""
+MIN_ADDED_FRAGMENTS text-paras, none longer than FRAGMENT_SHARE of the child's longest one
+nor than MAX_FRAGMENT_CHARS (blurbs, not a second run of paragraphs)."""
 
 LOW_DENSITY_STOP = 0.8
 """...and the text the parent adds is this much sparser in punctuation than the child's."""
@@ -419,9 +421,9 @@ def _backtrack(stats: TreeStats, snippet: int, paras: Sequence[econ.TextPara]) -
 
 def _adds_fragments(stats: TreeStats, child: int, parent: int,
                     paras: Sequence[econ.TextPara]) -> bool:
-    """True when all the parent adds after the child are snippets much shorter than the
-    child's paragraphs: a rail of teasers or a box of blurbs after a post, where a continued
-    article adds paragraphs like its own. (What comes before the child is left alone: a
+    """True when all the parent adds after the child are short snippets, much shorter than
+    the child's longest text-para: a rail of teasers or a box of blurbs after a post, where
+    a continued article adds paragraphs like its own. (What comes before the child is left alone: a
     header's standfirst, byline and caption are short too.)"""
     inside, after = [], []
     for para in paras:
@@ -432,7 +434,7 @@ def _adds_fragments(stats: TreeStats, child: int, parent: int,
             after.append(_prose_chars(para))
     if len(after) < MIN_ADDED_FRAGMENTS or len(inside) < MIN_FRAGMENTS:
         return False
-    return max(after) < FRAGMENT_SHARE * sum(inside) / len(inside)
+    return max(after) < min(FRAGMENT_SHARE * max(inside), MAX_FRAGMENT_CHARS)
 
 
 def _more_of_the_same(stats: TreeStats, child: int, parent: int, snippet: int) -> bool:
