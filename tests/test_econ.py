@@ -558,3 +558,13 @@ def test_ad_slot_labels_inside_the_body_are_dropped() -> None:
     text = article.extract_article(page).content.text_content()
     assert "ADVERTISEMENT" not in text and "continues below" not in text
     assert "Advertisers, we are told" in text
+
+
+@pytest.mark.parametrize(("html", "noise"), [
+    ('<div class="vcrArticleTab hidden">x</div>', True),
+    ('<div class="d-none main-content">x</div>', True),
+    ('<div class="overflow-hidden article">x</div>', False),
+    ('<div id="copyright">NHL.com is the official web site</div>', True),
+])
+def test_hiding_classes_and_copyright_blocks_are_noise(html: str, noise: bool) -> None:
+    assert article.is_noise_hint(element(html)) is noise

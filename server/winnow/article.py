@@ -34,9 +34,12 @@ UNLIKELY_RE = re.compile(
     r"sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|share|sharing|"
     r"newsletter|promo|outbrain|taboola|cookie|masthead|subscribe|signup|toolbar|"
     r"byline|author|bio|footnote|contact|tags|shopping|scroll|"
-    r"sr-only|visually-hidden|visuallyhidden|screen-reader|off-screen|offscreen",
+    r"sr-only|visually-hidden|visuallyhidden|screen-reader|off-screen|offscreen|copyright",
     re.I)
 """Class/id words of template noise (Mozilla Readability's unlikelyCandidates, extended)."""
+
+HIDING_CLASSES = frozenset({"hidden", "hide", "d-none", "is-hidden", "display-none"})
+"""Utility classes of CSS frameworks that hide an element (Bootstrap, Tailwind, Bulma)."""
 
 MAYBE_CONTENT_RE = re.compile(r"and|article|body|column|content|main|mathjax|shadow|story|"
                               r"entry|post|text", re.I)
@@ -156,12 +159,19 @@ def is_noise_hint(el: HtmlElement) -> bool:
     tag = el.tag
     if tag in NEVER_NOISE_TAGS:
         return False
-    if is_hidden(el) or tag in NOISE_TAGS:
+    if is_hidden(el) or tag in NOISE_TAGS or _hidden_by_class(el):
         return True
     if (el.get("role") or "").lower() in NOISE_ROLES:
         return True
     names = _names(el)
     return len(names) >= 3 and _names_say_noise(names)
+
+
+def _hidden_by_class(el: HtmlElement) -> bool:
+    """A utility class that means display:none ("hidden", "d-none"): no other class word
+    overrules it (`vcrArticleTab hidden` is a tab not shown)."""
+    classes = el.get("class")
+    return bool(classes) and not HIDING_CLASSES.isdisjoint(classes.split())
 
 
 @functools.lru_cache(maxsize=4096)
