@@ -24,6 +24,7 @@ from winnow.rtdm import (
     rtdm_distance,
     same_template,
     similarity,
+    structure_bound,
     top_down_distance,
 )
 from winnow.tree import LabelOptions, Tree, TreeError, build_tree, from_arrays
@@ -317,3 +318,47 @@ def test_same_year_pages_are_mostly_one_cluster(
     sims = [similarity(a, b, CLUSTER_SIMILARITY) for trees in site_trees.values()
             for a, b in itertools.combinations(trees[:6], 2)]
     assert sum(s >= CLUSTER_SIMILARITY for s in sims) >= 0.6 * len(sims)
+
+
+def test_recursive_distance_equals_the_explicit_stack(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rtdm_distance` recurses on low trees; with recursion off (height limit 0) the explicit
+    stack gives the same value, threshold cut-offs included, for every cost model."""
+    from winnow import rtdm as rtdm_module
+
+    class Weighted(CostModel):
+        def cut(self, t1: Tree, a: int, t2: Tree, b: int, below_a: float,
+                below_b: float) -> float:
+            return 2 * self.replace(t1, a, t2, b) + below_a + 0.5 * below_b
+
+    rng = random.Random(11)
+    cases = []
+    for _ in range(150):
+        t1, t2 = random_tree(rng, rng.randrange(1, 40)), random_tree(rng, rng.randrange(1, 40))
+        costs = rng.choice([UNIT_COSTS, STRUCTURE_COSTS, Weighted()])
+        epsilon = rng.choice([float("inf"), rng.randrange(0, 30) / 2])
+        cases.append((t1, t2, costs, epsilon))
+    fast = [rtdm_distance(*case) for case in cases]
+    monkeypatch.setattr(rtdm_module, "MAX_RECURSION_HEIGHT", 0)
+    assert fast == [rtdm_distance(*case) for case in cases]
+
+
+def test_structure_bound_is_a_lower_bound() -> None:
+    """`structure_bound` never exceeds the exact structure distance, and `similarity` with a
+    threshold says "similar enough" exactly when the exact similarity does."""
+    rng = random.Random(5)
+    for _ in range(300):
+        t1 = random_tree(rng, rng.randrange(1, 30), rng.choice(["ab", "abc", "abcdef"]))
+        t2 = random_tree(rng, rng.randrange(1, 30), rng.choice(["ab", "abc", "abcdef"]))
+        exact = rtdm_distance(t1, t2, STRUCTURE_COSTS)
+        assert structure_bound(t1, t2) <= exact
+        for threshold in (0.5, CLUSTER_SIMILARITY, 0.9):
+            assert ((similarity(t1, t2, threshold) >= threshold)
+                    == (similarity(t1, t2) >= threshold))
+
+
+def test_structure_bound_on_pages(site_trees: dict[tuple[str, str], list[Tree]]) -> None:
+    """On real pages, of one template and of different years, the bound stays below the
+    exact distance."""
+    trees = [t for (site, _), ts in sorted(site_trees.items()) if site == "cnn" for t in ts[:3]]
+    for a, b in itertools.combinations(trees, 2):
+        assert structure_bound(a, b) <= rtdm_distance(a, b, STRUCTURE_COSTS)

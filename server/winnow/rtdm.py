@@ -60,6 +60,12 @@ MAX_ALIGN_CELLS = 250_000
 """Largest children-alignment matrix (m x n) computed exactly; above it the greedy alignment
 is used. Not in the paper: a guard so a page with 100,000 siblings cannot stall the server."""
 
+MAX_RECURSION_HEIGHT = 200
+"""Trees at most this high have their distance (`rtdm_distance`, no mapping) computed by
+plain recursion, one Python call per aligned pair, about twice as fast as the generator
+frames of the explicit stack; higher trees, and mappings, use the stack. Not in the paper:
+clustering compares every page with RTDM, and real pages are 10 to 50 levels high."""
+
 # Traceback codes of one alignment cell.
 _DEL, _INS, _DIAG, _VIA_RUN, _RUN = 1, 2, 3, 4, 5
 # How a diagonal pair was costed (ops kept for the mapping).
@@ -148,7 +154,11 @@ class _Context:
         self.t1, self.t2, self.costs, self.epsilon, self.keep = t1, t2, costs, epsilon, keep
         self.del_tree, self.del_below = _subtree_sums(t1, costs.delete_costs(t1))
         self.ins_tree, self.ins_below = _subtree_sums(t2, costs.insert_costs(t2))
-        self.absorbing = [costs.absorbs(t1, a) for a in range(len(t1))]
+        self.absorbing = ([False] * len(t1) if type(costs).absorbs is CostModel.absorbs
+                          else [costs.absorbs(t1, a) for a in range(len(t1))])
+        self.unit_cut = (type(costs).cut is CostModel.cut
+                         and type(costs).replace is CostModel.replace)
+        """`cut` is replace-by-label plus the costs below (inlined by `_distance`)."""
         self.lab1, self.lab2 = (t1.tags, t2.tags) if costs.by_tag else (t1.labels, t2.labels)
         self.h1, self.h2 = ((t1.tag_hashes, t2.tag_hashes) if costs.by_tag
                             else (t1.hashes, t2.hashes))
@@ -400,7 +410,64 @@ def rtdm_distance(t1: Tree, t2: Tree, costs: CostModel = UNIT_COSTS,
                   epsilon: float = INF) -> float:
     """The distance of `rtdm` without building the mapping (faster, less memory)."""
     ctx = _Context(t1, t2, costs, epsilon, keep=False)
+    if _recursion_safe(ctx):
+        return _recursive_distance(ctx)
     return _run(ctx, _root_frame(ctx))
+
+
+def _recursion_safe(ctx: _Context) -> bool:
+    """True when `_recursive_distance` gives the explicit stack's result: both trees low
+    enough (`MAX_RECURSION_HEIGHT`), no children pair over `MAX_ALIGN_CELLS` (so never the
+    greedy alignment) and no absorbing vertex (so never `_align_runs`)."""
+    t1, t2 = ctx.t1, ctx.t2
+    return (min(max(t1.depths), max(t2.depths)) < MAX_RECURSION_HEIGHT
+            and max(map(len, t1.children)) * max(map(len, t2.children)) <= MAX_ALIGN_CELLS
+            and not any(ctx.absorbing))
+
+
+def _recursive_distance(ctx: _Context) -> float:
+    """`_root_frame` and `_align` without a mapping, by plain recursion (the same cells,
+    cut-offs and short-cuts in the same order, so the same distance)."""
+    t1, t2, eps = ctx.t1, ctx.t2, ctx.epsilon
+    h1, h2, s1, s2 = ctx.h1, ctx.h2, t1.sizes, t2.sizes
+    lab1, lab2, kids1, kids2 = ctx.lab1, ctx.lab2, t1.children, t2.children
+    del_tree, ins_tree, del_below, ins_below = (ctx.del_tree, ctx.ins_tree, ctx.del_below,
+                                                ctx.ins_below)
+    unit_cut = ctx.unit_cut
+
+    def align(a: int, b: int) -> float:
+        cb = kids2[b]
+        prev = _first_row(ins_tree, cb)
+        for x in kids1[a]:
+            dx, hx, sx, lx, leaf_x = del_tree[x], h1[x], s1[x], lab1[x], not kids1[x]
+            cur = [prev[0] + dx]
+            for j, y in enumerate(cb, 1):
+                best = diag = prev[j - 1]
+                if diag > eps:                                    # lines 15-16
+                    best = INF
+                elif hx == h2[y] and sx == s2[y]:                 # lines 17-18
+                    pass
+                elif leaf_x or not kids2[y] or lx != lab2[y]:     # lines 20-25, Def. 3
+                    best += ((0.0 if lx == lab2[y] else 1.0) + del_below[x] + ins_below[y]
+                             if unit_cut else ctx.cut(x, y))
+                else:                                             # line 27
+                    best += align(x, y)
+                d = prev[j] + dx                                  # line 13
+                if d <= best:
+                    best = d
+                d = cur[j - 1] + ins_tree[y]                      # line 14
+                if d <= best:
+                    best = d
+                cur.append(best)
+            prev = cur
+        return prev[-1]
+
+    how = ctx.how(0, 0)
+    if how == _SAME:
+        return 0.0
+    if how == _CUT:
+        return ctx.cut(0, 0)
+    return align(0, 0) + ctx.costs.replace(t1, 0, t2, 0)
 
 
 def normaliser(t1: Tree, t2: Tree) -> int:
@@ -422,7 +489,35 @@ def similarity(t1: Tree, t2: Tree, threshold: float | None = None,
     """
     total = normaliser(t1, t2)
     epsilon = INF if threshold is None else (1.0 - threshold) * total
+    if threshold is not None and type(costs) is StructureCosts:
+        bound = structure_bound(t1, t2)
+        if bound > epsilon:
+            return 1.0 - bound / total  # below the threshold without aligning anything
     return 1.0 - rtdm_distance(t1, t2, costs, epsilon) / total
+
+
+def structure_bound(t1: Tree, t2: Tree) -> int:
+    """A lower bound of the distance under `STRUCTURE_COSTS`, from tag path counts alone.
+
+    Not in the paper; it settles most comparisons of pages of different templates without
+    an alignment. A restricted top-down mapping maps a pair only below mapped pairs of equal
+    labels (Definitions 2-3), so every mapped pair has equal parent tag paths and every pair
+    mapped at cost 0 equal tag paths. Per parent path p, the s_p pairs of cost 0 are at most
+    M_p (the summed minimum counts of each path under p) and all pairs at most
+    min(n1_p, n2_p); with unit costs the distance is n1 + n2 - (2 s + r) over mapped pairs
+    (s of cost 0, r replaced), so at least n1 + n2 - sum_p (M_p + min(n1_p, n2_p)).
+    """
+    (paths1, parents1), (paths2, parents2) = t1.tag_path_counts, t2.tag_path_counts
+    kept: dict[int, int] = {}
+    for key, count in paths1.items():
+        other = paths2.get(key)
+        if other:
+            kept[key[0]] = kept.get(key[0], 0) + min(count, other)
+    for parent, count in parents1.items():
+        other = parents2.get(parent)
+        if other:
+            kept[parent] = kept.get(parent, 0) + min(count, other)
+    return len(t1) + len(t2) - sum(kept.values())
 
 
 def same_template(t1: Tree, t2: Tree, threshold: float = CLUSTER_SIMILARITY,

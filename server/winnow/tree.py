@@ -29,6 +29,7 @@ JSON patterns. Subtree hashes, used for RTDM's identical-subtree short-cut, use 
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -118,6 +119,24 @@ class Tree:
         """Subtree hashes over tags only (no text digests, no classes): the structure that
         template similarity compares. Computed on first use."""
         return _subtree_hashes(self.tags, self.children)
+
+    @cached_property
+    def tag_paths(self) -> tuple[int, ...]:
+        """Per node, a hash of the tags on its path from the root, itself included (what a
+        restricted top-down mapping keeps equal, see `rtdm.structure_bound`). Computed on
+        first use."""
+        paths: list[int] = []
+        for tag, parent in zip(self.tags, self.parents, strict=True):
+            paths.append(hash((paths[parent] if parent >= 0 else 0, tag)))
+        return tuple(paths)
+
+    @cached_property
+    def tag_path_counts(self) -> tuple[Counter[tuple[int, int]], Counter[int]]:
+        """Nodes per (parent's tag path, own tag path), and per parent's tag path (the root's
+        parent path is 0). Computed on first use."""
+        paths = self.tag_paths
+        parent_paths = [paths[p] if p >= 0 else 0 for p in self.parents]
+        return Counter(zip(parent_paths, paths, strict=True)), Counter(parent_paths)
 
     def subtree_text(self, v: int) -> str:
         """The text under `v` in document order (its own tail excluded), one line per block."""
