@@ -321,8 +321,9 @@ def test_same_year_pages_are_mostly_one_cluster(
 
 
 def test_recursive_distance_equals_the_explicit_stack(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`rtdm_distance` recurses on low trees; with recursion off (height limit 0) the explicit
-    stack gives the same value, threshold cut-offs included, for every cost model."""
+    """`rtdm_distance` and `rtdm` recurse on low trees; with recursion off (height limit 0)
+    the explicit stack gives the same distances and mappings, threshold cut-offs included,
+    for every cost model."""
     from winnow import rtdm as rtdm_module
 
     class Weighted(CostModel):
@@ -337,9 +338,9 @@ def test_recursive_distance_equals_the_explicit_stack(monkeypatch: pytest.Monkey
         costs = rng.choice([UNIT_COSTS, STRUCTURE_COSTS, Weighted()])
         epsilon = rng.choice([float("inf"), rng.randrange(0, 30) / 2])
         cases.append((t1, t2, costs, epsilon))
-    fast = [rtdm_distance(*case) for case in cases]
+    fast = [(rtdm_distance(*case), rtdm(*case)) for case in cases]
     monkeypatch.setattr(rtdm_module, "MAX_RECURSION_HEIGHT", 0)
-    assert fast == [rtdm_distance(*case) for case in cases]
+    assert fast == [(rtdm_distance(*case), rtdm(*case)) for case in cases]
 
 
 def test_structure_bound_is_a_lower_bound() -> None:

@@ -61,10 +61,11 @@ MAX_ALIGN_CELLS = 250_000
 is used. Not in the paper: a guard so a page with 100,000 siblings cannot stall the server."""
 
 MAX_RECURSION_HEIGHT = 200
-"""Trees at most this high have their distance (`rtdm_distance`, no mapping) computed by
-plain recursion, one Python call per aligned pair, about twice as fast as the generator
-frames of the explicit stack; higher trees, and mappings, use the stack. Not in the paper:
-clustering compares every page with RTDM, and real pages are 10 to 50 levels high."""
+"""Trees lower than this are aligned by plain recursion, one Python call per aligned pair,
+about twice as fast as the generator frames of the explicit stack; higher trees, and costs
+with absorbing (D/E) vertices, use the stack. Not in the paper: clustering compares every
+page with RTDM, composition aligns the first pages of each cluster, and real pages are 10
+to 50 levels high."""
 
 # Traceback codes of one alignment cell.
 _DEL, _INS, _DIAG, _VIA_RUN, _RUN = 1, 2, 3, 4, 5
@@ -399,7 +400,7 @@ def rtdm(t1: Tree, t2: Tree, costs: CostModel = UNIT_COSTS,
     epsilon otherwise (the mapping is then valid but not necessarily minimal).
     """
     ctx = _Context(t1, t2, costs, epsilon, keep=True)
-    distance = _run(ctx, _root_frame(ctx))
+    distance = _recursive_run(ctx) if _recursion_safe(ctx) else _run(ctx, _root_frame(ctx))
     if math.isinf(distance):
         return RtdmResult(distance, (-1,) * len(t1), (-1,) * len(t2), ())
     forward, backward, absorbed = _mapping(ctx)
@@ -410,13 +411,11 @@ def rtdm_distance(t1: Tree, t2: Tree, costs: CostModel = UNIT_COSTS,
                   epsilon: float = INF) -> float:
     """The distance of `rtdm` without building the mapping (faster, less memory)."""
     ctx = _Context(t1, t2, costs, epsilon, keep=False)
-    if _recursion_safe(ctx):
-        return _recursive_distance(ctx)
-    return _run(ctx, _root_frame(ctx))
+    return _recursive_run(ctx) if _recursion_safe(ctx) else _run(ctx, _root_frame(ctx))
 
 
 def _recursion_safe(ctx: _Context) -> bool:
-    """True when `_recursive_distance` gives the explicit stack's result: both trees low
+    """True when `_recursive_run` gives the explicit stack's result: both trees low
     enough (`MAX_RECURSION_HEIGHT`), no children pair over `MAX_ALIGN_CELLS` (so never the
     greedy alignment) and no absorbing vertex (so never `_align_runs`)."""
     t1, t2 = ctx.t1, ctx.t2
@@ -425,10 +424,11 @@ def _recursion_safe(ctx: _Context) -> bool:
             and not any(ctx.absorbing))
 
 
-def _recursive_distance(ctx: _Context) -> float:
-    """`_root_frame` and `_align` without a mapping, by plain recursion (the same cells,
-    cut-offs and short-cuts in the same order, so the same distance)."""
-    t1, t2, eps = ctx.t1, ctx.t2, ctx.epsilon
+def _recursive_run(ctx: _Context) -> float:
+    """`_run` of `_root_frame` and `_align` by plain recursion: the same cells, cut-offs,
+    short-cuts and choices in the same order, so the same distance and, when `ctx.keep`,
+    the same ops."""
+    t1, t2, eps, keep = ctx.t1, ctx.t2, ctx.epsilon, ctx.keep
     h1, h2, s1, s2 = ctx.h1, ctx.h2, t1.sizes, t2.sizes
     lab1, lab2, kids1, kids2 = ctx.lab1, ctx.lab2, t1.children, t2.children
     del_tree, ins_tree, del_below, ins_below = (ctx.del_tree, ctx.ins_tree, ctx.del_below,
@@ -436,13 +436,16 @@ def _recursive_distance(ctx: _Context) -> float:
     unit_cut = ctx.unit_cut
 
     def align(a: int, b: int) -> float:
-        cb = kids2[b]
+        ca, cb = kids1[a], kids2[b]
+        n = len(cb)
         prev = _first_row(ins_tree, cb)
-        for x in kids1[a]:
+        choice = bytearray((len(ca) + 1) * (n + 1)) if keep else None
+        for i, x in enumerate(ca, 1):
             dx, hx, sx, lx, leaf_x = del_tree[x], h1[x], s1[x], lab1[x], not kids1[x]
             cur = [prev[0] + dx]
             for j, y in enumerate(cb, 1):
                 best = diag = prev[j - 1]
+                code = _DIAG
                 if diag > eps:                                    # lines 15-16
                     best = INF
                 elif hx == h2[y] and sx == s2[y]:                 # lines 17-18
@@ -454,15 +457,21 @@ def _recursive_distance(ctx: _Context) -> float:
                     best += align(x, y)
                 d = prev[j] + dx                                  # line 13
                 if d <= best:
-                    best = d
+                    best, code = d, _DEL
                 d = cur[j - 1] + ins_tree[y]                      # line 14
                 if d <= best:
-                    best = d
+                    best, code = d, _INS
                 cur.append(best)
+                if choice is not None:
+                    choice[i * (n + 1) + j] = code
             prev = cur
-        return prev[-1]
+        if choice is not None:
+            ctx.ops[(a, b)] = _trace(ctx, ca, cb, choice, None)
+        return prev[n]
 
     how = ctx.how(0, 0)
+    if keep:
+        ctx.ops[(-1, -1)] = [(0, 0, how)]
     if how == _SAME:
         return 0.0
     if how == _CUT:
