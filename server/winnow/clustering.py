@@ -59,8 +59,10 @@ class Cluster:
     last_used: int = 0
 
     def remember(self, tree: Tree) -> None:
-        """Keep the first tree and the most recent ones, at most MAX_REPRESENTATIVES."""
-        self.representatives.append(tree)
+        """Keep the first tree and the most recent ones, at most MAX_REPRESENTATIVES, as their
+        structure only (`Tree.structure`: a page's elements would keep its whole DOM alive,
+        costing memory and garbage-collector time on every page)."""
+        self.representatives.append(tree.structure())
         if len(self.representatives) > MAX_REPRESENTATIVES:
             del self.representatives[1]
 

@@ -28,6 +28,7 @@ JSON patterns. Subtree hashes, used for RTDM's identical-subtree short-cut, use 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections import Counter
 from collections.abc import Sequence
@@ -138,6 +139,18 @@ class Tree:
         parent_paths = [paths[p] if p >= 0 else 0 for p in self.parents]
         return Counter(zip(parent_paths, paths, strict=True)), Counter(parent_paths)
 
+    def structure(self) -> Tree:
+        """The tree as `to_json(with_text=False)` saves it: no texts, tails, ids or elements
+        (a cluster representative keeps only this, so it holds no page's DOM alive). The
+        arrays, and the hashes computed so far, are shared."""
+        n = len(self)
+        tree = dataclasses.replace(self, texts=("",) * n, tails=("",) * n, wn_ids=(None,) * n,
+                                   elements=None)
+        for name in _CACHED:
+            if name in self.__dict__:
+                tree.__dict__[name] = self.__dict__[name]
+        return tree
+
     def subtree_text(self, v: int) -> str:
         """The text under `v` in document order (its own tail excluded), one line per block."""
         return _subtree_text(self, v)
@@ -172,6 +185,10 @@ class Tree:
                                     and all(i is None or isinstance(i, int) for i in ids)):
             raise TreeError("'wn_ids' must be a list of integers or nulls")
         return from_arrays(tags, labels, parents, texts=texts, tails=tails, wn_ids=ids)
+
+
+_CACHED = ("tag_hashes", "tag_paths", "tag_path_counts")
+"""The `Tree` properties computed on first use (`functools.cached_property`)."""
 
 
 def _all_of(value: Any, kind: type) -> bool:
@@ -240,10 +257,14 @@ def read_tree(root: HtmlElement, options: LabelOptions | None = None,
     texts = [" ".join(t.split()) if t else "" for t in raw_texts]  # normalize_space, inlined
     tails = [" ".join(t.split()) if t else "" for t in raw_tails]
     tags = _tag_names(raw_tags)
-    if options.with_text or options.with_class:
+    if options.with_class:
         own = _own_texts(parents, texts, tails)
         labels = [make_label(tags[v], own[v], elements[v].get("class"), options)
                   for v in range(len(elements))]
+    elif options.with_text:  # make_label without classes: the bare tag when there is no text
+        own = _own_texts(parents, texts, tails)
+        labels = [make_label(tag, text, None, options) if text else tag
+                  for tag, text in zip(tags, own, strict=True)]
     else:
         labels = tags  # make_label with neither option is the bare tag
     ids = [None if value is None else parse_wn_id(value)
