@@ -119,6 +119,18 @@ def test_model_survives_json_round_trip() -> None:
     assert summary(again) == summary(model)
 
 
+def test_cluster_representatives_hold_no_page_elements() -> None:
+    """A representative is the page's tree structure only, as its JSON is: keeping the lxml
+    elements would keep every representative page's whole DOM alive."""
+    model = learned([news_page(n) for n in range(5)] + [gallery_page(n) for n in range(2)])
+    trees = [t for c in model.clusterer.clusters.values() for t in c.representatives]
+    assert trees and all(t.elements is None and not any(t.texts) for t in trees)
+    page_tree = build_tree(parse_page(news_page(9)).body)
+    again = page_tree.structure()
+    assert (again.tags, again.labels, again.hashes, again.tag_hashes) == \
+        (page_tree.tags, page_tree.labels, page_tree.hashes, page_tree.tag_hashes)
+
+
 def test_text_repeated_across_the_site_explains_a_page_of_a_young_cluster() -> None:
     model = learned([news_page(n) for n in range(3)])
     page = parse_page(gallery_page(1).replace("</body>", FOOTER + "</body>"))
