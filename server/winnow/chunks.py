@@ -121,6 +121,9 @@ class _Chunker:
         self.blocks: list[Block] = []
         self.links: list[Link] = []
         self.open_links: list[tuple[str, list[str]]] = []
+        self.owners: list[int | None] = [None]
+        """Per open element (the innermost last), the id its children's tails are text of:
+        None for html, head, body and elements without an id."""
         self._reset()
 
     def _reset(self) -> None:
@@ -157,6 +160,7 @@ class _Chunker:
     def start(self, el: HtmlElement) -> None:
         tag = el.tag
         ident = None if tag in ROOT_TAGS else wn_id(el)
+        self.owners.append(ident)
         if tag in BLOCK_TAGS:
             self.flush()
             self.stack.append(encode_element(el))
@@ -174,8 +178,9 @@ class _Chunker:
             self.add(el.text, ident)
 
     def end(self, el: HtmlElement) -> None:
+        ident = self.owners.pop()
         if el.tag in BLOCK_TAGS:
-            if self.whole is not None and self.whole == wn_id(el):
+            if self.whole is not None and self.whole == ident:
                 self.ids = {self.whole: None, **self.ids}
             self.flush()
             self.stack.pop()
@@ -187,10 +192,10 @@ class _Chunker:
         self.tail(el)
 
     def tail(self, el: HtmlElement) -> None:
+        """The element's tail, text of its parent (the innermost open element; `el` itself
+        is closed or was skipped)."""
         if el.tail:
-            parent = el.getparent()
-            owner = parent if parent is not None and parent.tag not in ROOT_TAGS else None
-            self.add(el.tail, wn_id(owner) if owner is not None else None)
+            self.add(el.tail, self.owners[-1])
 
 
 def walk(page: Page, path_components: int, min_chars: int) -> tuple[list[Block], list[Link]]:
