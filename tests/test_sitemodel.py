@@ -120,10 +120,11 @@ def test_model_survives_json_round_trip() -> None:
 
 
 def test_cluster_representatives_hold_no_page_elements() -> None:
-    """A representative is the page's tree structure only, as its JSON is: keeping the lxml
-    elements would keep every representative page's whole DOM alive."""
+    """Representatives and ne-patterns keep a page's tree structure only, as their JSON does:
+    keeping the lxml elements would keep every such page's whole DOM alive."""
     model = learned([news_page(n) for n in range(5)] + [gallery_page(n) for n in range(2)])
     trees = [t for c in model.clusterer.clusters.values() for t in c.representatives]
+    trees += [m.pattern.tree for m in model.clusters.values() if m.pattern is not None]
     assert trees and all(t.elements is None and not any(t.texts) for t in trees)
     page_tree = build_tree(parse_page(news_page(9)).body)
     again = page_tree.structure()

@@ -150,8 +150,10 @@ def _check_wildcards_are_leaves(tree: Tree) -> None:
 
 
 def pattern_of(tree: Tree, options: LabelOptions | None = None) -> Pattern:
-    """A page tree seen as an ne-pattern without wildcards (4.2)."""
-    return Pattern(tree=tree, pages=1, options=options or LabelOptions())
+    """A page tree seen as an ne-pattern without wildcards (4.2). The pattern keeps the
+    tree's structure only (`Tree.structure`, as its JSON does): a cluster's pattern of one
+    page would otherwise keep that page's whole DOM alive."""
+    return Pattern(tree=tree.structure(), pages=1, options=options or LabelOptions())
 
 
 # --- composition (4.2) -------------------------------------------------------------------
