@@ -37,12 +37,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from lxml.html import HtmlElement
 
 from winnow.dates import PIVOT_MAX_CHARS, is_date_pivot, parse_date, parse_datetime_attr
-from winnow.page import HIDING_ATTRS, is_hidden
+from winnow.page import HIDING_ATTRS, Page, is_hidden
 from winnow.tree import (
     BLOCK_TAGS,
     LabelOptions,
@@ -143,6 +143,15 @@ class DomTree:
     def elements(self) -> Sequence[HtmlElement]:
         assert self.tree.elements is not None
         return self.tree.elements
+
+
+def page_dom(page: Page) -> DomTree:
+    """`dom_tree` of the page's body, built once per page: extraction and learning both
+    read it."""
+    dom = page.derived.get("mibat_dom")
+    if dom is None:
+        dom = page.derived["mibat_dom"] = dom_tree(page.body)
+    return cast(DomTree, dom)
 
 
 def dom_tree(root: HtmlElement) -> DomTree:

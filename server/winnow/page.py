@@ -72,6 +72,9 @@ class Page:
     url: str | None = None
     json_ld: list[Any] = field(default_factory=list)
     has_ids: bool = False
+    derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """Structures computed from the tree once and read by several stages (MiBAT's DOM tree
+    for extraction and for learning); cleared whenever the tree changes."""
 
     @property
     def body(self) -> HtmlElement:
@@ -214,6 +217,7 @@ def stamp_ids(page: Page) -> None:
     Winnow's own bookkeeping and are not reported back."""
     if page.has_ids:
         return
+    page.derived.clear()
     for n, el in enumerate(iter_elements(page.root)):
         el.set(WN_ID, str(n))
 

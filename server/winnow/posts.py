@@ -40,11 +40,11 @@ from winnow.mibat import (
     RecordTemplate,
     Region,
     TreeMatcher,
-    dom_tree,
     lone_comments,
     lone_post,
     mine_regions,
     nesting_depths,
+    page_dom,
     ranked_regions,
     same_kind_records,
     template_records,
@@ -267,7 +267,7 @@ def find_thread(page: Page, context: PageContext,
     that more domain features would fix, and an archive list or a sidebar of dated
     teasers can outscore a page's comments. At most MAX_REGION_TRIES regions are read.
     Without posts among them, a comment section of one comment is looked for."""
-    dom = dom_tree(page.body)
+    dom = page_dom(page)
     matcher = TreeMatcher(dom.tree)
     ranked = ranked_regions(dom, mine_regions(dom, matcher))
     if not ranked and records is not None:

@@ -41,7 +41,7 @@ from winnow.layout import (
     signature_similarity,
 )
 from winnow.layout import apply as apply_layout
-from winnow.mibat import RecordTemplate, dom_tree, main_region, mine_regions, record_template
+from winnow.mibat import RecordTemplate, main_region, mine_regions, page_dom, record_template
 from winnow.page import Page, stamp_ids
 from winnow.tree import Tree, build_tree
 
@@ -101,7 +101,7 @@ class ClusterModel:
     def _learn_records(self, page: Page) -> None:
         """Keep the record template of the best main region seen: the largest Heuristic 2
         score, as MiBAT+MP picks the page it generates its template from."""
-        dom = dom_tree(page.body)
+        dom = page_dom(page)
         main = main_region(dom, mine_regions(dom))
         if main is not None and (self.records is None or main.score > self.records.score):
             self.records = record_template(dom, main)
