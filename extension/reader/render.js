@@ -20,9 +20,29 @@ const ALLOWED = new Set([
 /** Elements dropped with everything inside them. */
 const DROPPED = new Set([
   "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet", "form", "input",
-  "button", "select", "textarea", "option", "svg", "math", "noscript", "template", "link", "meta",
-  "base", "canvas", "audio", "video", "source", "track", "dialog",
+  "button", "select", "textarea", "option", "svg", "noscript", "template", "link", "meta",
+  "base", "canvas", "audio", "video", "source", "track", "dialog", "annotation",
+  "annotation-xml",
 ]);
+
+const MATHML_NS = "http://www.w3.org/1998/Math/MathML";
+
+/** MathML Core presentation elements rebuilt in the MathML namespace (the server's
+ * MATHML_TAGS); other MathML elements are unwrapped. */
+const MATHML = new Set([
+  "math", "mi", "mo", "mn", "ms", "mtext", "mspace", "mrow", "mfrac", "msqrt", "mroot",
+  "mstyle", "merror", "mpadded", "mphantom", "msub", "msup", "msubsup", "munder", "mover",
+  "munderover", "mmultiscripts", "mprescripts", "none", "mtable", "mtr", "mtd", "semantics",
+  "menclose",
+]);
+
+/** Presentation attributes a formula keeps (the server's MATHML_ATTRIBUTES): none holds a
+ * URL or script. */
+const MATHML_ATTRIBUTES = [
+  "display", "mathvariant", "displaystyle", "scriptlevel", "stretchy", "fence", "separator",
+  "accent", "accentunder", "largeop", "movablelimits", "linethickness", "columnspan", "rowspan",
+  "notation",
+];
 
 /** Attributes allowed on every element. */
 const GLOBAL_ATTRIBUTES = ["dir", "lang", "title"];
@@ -114,6 +134,10 @@ function rebuild(source, target, base) {
     if (child.nodeType !== Node.ELEMENT_NODE) continue;
     const tag = child.localName;
     if (DROPPED.has(tag)) continue;
+    if (child.namespaceURI === MATHML_NS) {
+      target.append(rebuildFormula(child, base));
+      continue;
+    }
     if (!ALLOWED.has(tag)) {
       rebuild(child, target, base);   // unwrap: keep the text, lose the element
       continue;
@@ -124,6 +148,29 @@ function rebuild(source, target, base) {
     rebuild(child, el, base);
     target.append(tag === "table" ? wrapTable(el) : el);
   }
+}
+
+/**
+ * Rebuild a MathML element: allowed ones in the MathML namespace with their presentation
+ * attributes, others unwrapped into a fragment.
+ * @param {Element} source
+ * @param {string} base
+ * @returns {Node}
+ */
+function rebuildFormula(source, base) {
+  const tag = source.localName;
+  if (!MATHML.has(tag)) {
+    const fragment = document.createDocumentFragment();
+    rebuild(source, fragment, base);
+    return fragment;
+  }
+  const el = document.createElementNS(MATHML_NS, tag);
+  for (const name of MATHML_ATTRIBUTES) {
+    const value = source.getAttribute(name);
+    if (value !== null) el.setAttribute(name, value);
+  }
+  rebuild(source, el, base);
+  return el;
 }
 
 /** Tables scroll sideways inside a wrapper instead of widening the page. */

@@ -175,6 +175,27 @@ def test_reader_renders_only_allowed_markup(browser: Browser, showcase: Any) -> 
     assert "kept text" in rebuilt and "custom-el" not in rebuilt
 
 
+def test_reader_rebuilds_mathml_formulas_safely(browser: Browser, showcase: Any) -> None:
+    """Formulas are rebuilt as MathML (so the browser lays them out) with presentation
+    attributes only; annotations, handlers and links inside them do not survive."""
+    rebuilt = showcase.evaluate("""async () => {
+        const { safeFragment } = await import('/reader/render.js');
+        const html = '<p>When <math display="block"><mi onclick="x()">a</mi><mo>≠</mo>'
+          + '<mn>0</mn><maction href="javascript:alert(1)"><mi>b</mi></maction>'
+          + '<semantics><annotation>a \\neq 0</annotation></semantics></math>, done.</p>';
+        const box = document.createElement('div');
+        box.append(safeFragment(html, 'https://example.com/news/story'));
+        const math = box.querySelector('math');
+        return {html: box.innerHTML, ns: math && math.namespaceURI,
+                text: box.textContent, width: math ? math.getBoundingClientRect().width : -1};
+    }""")
+    assert rebuilt["ns"] == "http://www.w3.org/1998/Math/MathML"
+    assert 'display="block"' in rebuilt["html"] and "<mo>≠</mo>" in rebuilt["html"]
+    assert "onclick" not in rebuilt["html"] and "javascript" not in rebuilt["html"]
+    assert "annotation" not in rebuilt["html"] and "neq" not in rebuilt["text"]
+    assert "maction" not in rebuilt["html"] and "<mi>b</mi>" in rebuilt["html"]
+
+
 @pytest.fixture(scope="module")
 def showcase(browser: Browser) -> Any:
     """A reader view of the showcase article (figure, code, table, quote; served locally so
