@@ -114,6 +114,22 @@ def test_reader_themes_screenshots(browser: Browser, theme: str, showcase: Any) 
     save_artifact(reader, f"reader-{theme}", full_page=theme == "light")
 
 
+def test_reader_shows_the_articles_formula_as_mathml(showcase: Any) -> None:
+    """The showcase's formula travels page -> server -> reader as MathML and is laid out
+    (it has a size), with its TeX annotation gone."""
+    formula = showcase.evaluate("""() => {
+        const math = document.querySelector('math[display="block"]');
+        if (!math) return null;
+        math.scrollIntoView({block: 'center'});
+        const box = math.getBoundingClientRect();
+        return {ns: math.namespaceURI, width: box.width, height: box.height,
+                annotations: document.querySelectorAll('annotation').length};
+    }""")
+    assert formula is not None and formula["ns"] == "http://www.w3.org/1998/Math/MathML"
+    assert formula["width"] > 50 and formula["height"] > 10 and formula["annotations"] == 0
+    save_artifact(showcase, "reader-formula", full_page=False)
+
+
 def test_reader_auto_theme_follows_the_system(showcase: Any) -> None:
     showcase.click("button[popovertarget='type-panel']")
     showcase.click("#type-panel [data-pref='theme'] [data-value='auto']")
