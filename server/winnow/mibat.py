@@ -182,23 +182,15 @@ def dom_tree(root: HtmlElement) -> DomTree:
     below = [0] * n
     hidden_below = [0] * n
     for v in range(n - 1, -1, -1):
-        p = parents[v]
-        if hidden[v]:
-            length = all_len[v]
-            if not hidden_below[v] and length <= MAX_PIVOT_TEXT and (length or v in dated) \
-                    and _is_pivot_node(elements[v], length, v in dated, short[v]):
-                collapsed[v] = True
-                hidden_below[v] = 1
-            if p >= 0:
-                hidden_below[p] += hidden_below[v]
-            continue
-        length = text_len[v]
-        if not below[v] and length <= MAX_PIVOT_TEXT and (length or v in dated) \
+        # a hidden node is a collapsed pivot, counted apart from the visible candidates
+        length, marks, counts = ((all_len[v], collapsed, hidden_below) if hidden[v]
+                                 else (text_len[v], cand, below))
+        if not counts[v] and length <= MAX_PIVOT_TEXT and (length or v in dated) \
                 and _is_pivot_node(elements[v], length, v in dated, short[v]):
-            cand[v] = True
-            below[v] = 1
-        if p >= 0:
-            below[p] += below[v]
+            marks[v] = True
+            counts[v] = 1
+        if parents[v] >= 0:
+            counts[parents[v]] += counts[v]
     return DomTree(tree, cand, below, text_len, hidden, collapsed, all_len)
 
 
