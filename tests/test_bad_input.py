@@ -302,3 +302,14 @@ def test_odd_documents(html: str) -> None:
 def test_url_argument_garbage() -> None:
     result = run(ARTICLE.replace("<article>", '<article><img src="a.png">'), "not a url at all")
     assert isinstance(result, Extraction)
+
+
+def test_deeply_nested_formula_keeps_its_text() -> None:
+    """A formula nested near the parser's depth cap goes through the iterative formula copy
+    (no recursion) and keeps its text."""
+    depth = 1900
+    html = ("<html><body><p>Some text here, with a formula.</p><p><math>" + "<mrow>" * depth
+            + "<mi>x</mi>" + "</mrow>" * depth + "</math> and more text, told well.</p>"
+            "</body></html>")
+    result = winnow.extract(html)
+    assert result.article is not None and "x and more text" in result.article.text

@@ -6,7 +6,14 @@ import lxml.etree as etree
 import lxml.html
 import pytest
 from winnow.markdown import count_words
-from winnow.render import Rendered, best_srcset_url, is_placeholder, render_article, safe_url
+from winnow.render import (
+    MAX_BLOCK_DEPTH,
+    Rendered,
+    best_srcset_url,
+    is_placeholder,
+    render_article,
+    safe_url,
+)
 
 BASE = "https://example.com/news/story.html"
 pytestmark = pytest.mark.usefixtures("default_recursion_limit")
@@ -334,3 +341,11 @@ def test_mathml_carries_no_script(payload: str) -> None:
     html = render(f"<p>See {payload} here.</p>").html
     assert "onclick" not in html and "onerror" not in html and "javascript" not in html
     assert "<img" not in html and "<style" not in html and "<table" not in html
+
+
+def test_deeply_nested_formula_renders_flat_below_the_depth_cap() -> None:
+    depth = 200  # deeper than the cap, within what the fragment parser keeps
+    out = render("<p><math>" + "<mrow>" * depth + "<mi>x</mi>" + "</mrow>" * depth
+                 + "</math></p>")
+    assert out.text == "x"
+    assert out.html.count("<mrow>") < MAX_BLOCK_DEPTH
