@@ -9,7 +9,7 @@ import { loadSettings } from "../shared/settings.js";
 import { siteOf } from "../shared/sites.js";
 import { isUnreachable } from "../shared/status.js";
 import { addToOutbox, collecting } from "./collect.js";
-import { currentStatus, request } from "./server.js";
+import { request } from "./server.js";
 
 const HIGHLIGHT_CSS = ["content/highlight.css"];
 
@@ -212,19 +212,16 @@ export async function exportTab(tabId, format) {
 }
 
 /**
- * What the popup needs about a tab: its site, whether it is collected, highlighted, and
- * whether the connection is up.
+ * What the popup needs about a tab: its site, whether it is collected and highlighted. (The
+ * connection status comes apart, with followStatus, so that no change is missed.)
  */
 export async function tabInfo(tabId) {
-  const [tab, settings, probe, status] = await Promise.all([
-    api.tabs.get(tabId), loadSettings(), pingContent(tabId), currentStatus(),
-  ]);
+  const [tab, settings, probe] = await Promise.all([api.tabs.get(tabId), loadSettings(), pingContent(tabId)]);
   return {
     tab: { id: tab.id, url: tab.url ?? null, title: tab.title ?? "", incognito: tab.incognito },
     site: siteOf(tab.url ?? ""),
     collecting: collecting(tab, settings),
     highlighted: Boolean(probe?.highlighted),
     settings,
-    status,
   };
 }

@@ -3,7 +3,7 @@
  * a diagnostics view of the last protocol messages.
  */
 import { api, readerShortcut } from "../shared/api.js";
-import { askBackground, onBroadcast } from "../shared/messages.js";
+import { askBackground, followStatus } from "../shared/messages.js";
 import { DEFAULT_SETTINGS, clampReaderSize, loadSettings, saveSettings } from "../shared/settings.js";
 import { ALL_SITES_PATTERNS, parseSiteList } from "../shared/sites.js";
 import { statusSummary } from "../shared/status.js";
@@ -76,10 +76,7 @@ async function start() {
   $("form").addEventListener("submit", save);
   document.querySelector("details").addEventListener("toggle", showWire);
   $("shortcut").textContent = (await readerShortcut()) || "no shortcut yet";
-  showStatus((await askBackground("status:get")).status);
-  onBroadcast((message) => {
-    if (message.type === "status:changed") showStatus(message.status);
-  });
+  await followStatus(showStatus);
 }
 
 start();

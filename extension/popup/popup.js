@@ -4,7 +4,7 @@
  * `?tab=<id>` names the tab explicitly (the browser tests open the popup as a page).
  */
 import { api, readerShortcut } from "../shared/api.js";
-import { askBackground, onBroadcast } from "../shared/messages.js";
+import { askBackground, followStatus } from "../shared/messages.js";
 import { httpBase } from "../shared/settings.js";
 import { ALL_SITES_PATTERNS, permissionPatterns } from "../shared/sites.js";
 import { downloadText } from "../shared/download.js";
@@ -13,7 +13,8 @@ import { secondsToRetry, statusSummary } from "../shared/status.js";
 const $ = (id) => document.getElementById(id);
 const explicitTab = Number(new URLSearchParams(location.search).get("tab")) || null;
 
-let info = null;        // the last tab:info reply
+let info = null;          // the last tab:info reply
+let latestStatus = null;  // the newest connection status
 let retryTicker = null;
 
 /** The tab the popup acts on. */
@@ -84,7 +85,7 @@ async function loadStats() {
 async function refresh() {
   info = await askBackground("tab:info", { tabId: await targetTabId() });
   renderTab();
-  renderStatus(info.status);
+  if (latestStatus) renderStatus(latestStatus);
 }
 
 /** Run an action, showing its error instead of failing silently. */
@@ -185,14 +186,12 @@ function wire() {
   });
   $("shortcuts").addEventListener("click", openShortcutSettings);
   $("dashboard").addEventListener("click", openDashboard);
-  onBroadcast((message) => {
-    if (message.type === "status:changed" && info) {
-      info.status = message.status;
-      renderStatus(message.status);
-    }
-  });
 }
 
 wire();
+followStatus((status) => {
+  latestStatus = status;
+  renderStatus(status);
+}).catch((err) => say(err.message));
 showShortcut().catch(() => {});
 refresh().catch((err) => say(err.message));

@@ -154,3 +154,24 @@ export function serveMessages(handlers) {
     return true;
   });
 }
+
+/**
+ * Keep an extension page showing the newest connection status: `show` gets the status the
+ * background reports now, then every change it broadcasts. The listener is in place before
+ * the question goes out, and a reply that comes after a broadcast is older than it and is
+ * dropped (every change is broadcast, so the last broadcast is the newest status). Without
+ * this, a page opened while the worker starts can miss the "online" change for good.
+ * @param {(status: object) => void} show
+ * @returns {Promise<void>} settles once the first status was shown or dropped
+ */
+export function followStatus(show) {
+  let heard = false;
+  onBroadcast((message) => {
+    if (message.type !== "status:changed") return;
+    heard = true;
+    show(message.status);
+  });
+  return askBackground("status:get").then(({ status }) => {
+    if (!heard) show(status);
+  });
+}
