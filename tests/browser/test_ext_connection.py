@@ -49,7 +49,8 @@ def test_offline_message_then_reconnect_after_restart(browser: Browser,
     wait_for(lambda: browser.status().get("state") == "online", what="reconnected")
     wait_for(lambda: badge_text(browser) == "", what="the badge cleared")
     popup.wait_for_selector("#offline", state="hidden")
-    assert popup.inner_text("#status-text").startswith("Connected")
+    # "Connecting…" hides the notice too; the popup says "Connected" once it hears "online".
+    wait_for(lambda: popup.inner_text("#status-text").startswith("Connected"), what="popup online")
     # The reader view that waited for the server shows the article once it answers.
     reader.wait_for_selector("html[data-state='article']", state="attached")
     assert reader.inner_text("#title") == "The quiet engineering of tide tables"

@@ -3,6 +3,7 @@ legend, and not a trace left once it is turned off."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from conftest import Browser, save_artifact, wait_for
@@ -44,7 +45,8 @@ def test_highlight_marks_noise_and_content_then_leaves_no_trace(browser: Browser
     outline = page.eval_on_selector(".winnow-noise", "el => getComputedStyle(el).outlineStyle")
     assert outline == "dashed"
     assert page.locator("winnow-legend").count() == 1
-    assert f"{len(popup.inner_text('#message'))}"  # the popup says how many were outlined
+    said = wait_for(lambda: popup.inner_text("#message"), what="the popup's message")
+    assert re.fullmatch(r"\d+ content and \d+ noise elements outlined\.", said), said
     save_artifact(page, "highlight")
     popup.close()
 
