@@ -529,6 +529,21 @@ def test_copyright_footer_after_the_article_is_dropped() -> None:
     assert "Copyright law" in article.extract_article(quoted).content.text_content()
 
 
+def test_author_box_after_the_article_is_dropped_even_when_named_for_it() -> None:
+    """After the text, a block whose names say noise is a tail even when a content word
+    ("article") would overrule that inside the article; inline elements are left alone."""
+    bio = ("<section class='article-author'><p><a href='/author/jo'>Jo Smith</a> / Jo is the "
+           "editor, and has been since 2012.</p></section>")
+    page = parse_page(f"<html><body><div><p>{SENTENCE}</p><p>{SENTENCE}</p>{bio}"
+                      "</div></body></html>")
+    text = article.extract_article(page).content.text_content()
+    assert "council" in text and "Jo is the editor" not in text
+    inline = parse_page(f"<html><body><div><p>{SENTENCE}</p><p>{SENTENCE}</p>"
+                        "<span class='article-author'>Jo is the editor, and has been since "
+                        "2012.</span></div></body></html>")
+    assert "Jo is the editor" in article.extract_article(inline).content.text_content()
+
+
 def test_rail_of_blurbs_after_a_post_does_not_join_it() -> None:
     """A short post beside a box of punctuated blurbs: the climb stops below their parent."""
     post = "".join(f"<p>{SENTENCE} {SENTENCE} Part {i}, in full.</p><img src='{i}.png'>"

@@ -524,8 +524,9 @@ def _ad_labels(stats: TreeStats, summary: int) -> list[int]:
 def _trailing_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]) -> list[int]:
     """Blocks after the article's text on each level from the summary-node down to the
     snippet: scanning back from the end, link lists ("Today's top stories", "Related
-    links") and legal notices ("Copyright © 2009 ...", "All rights reserved") are template
-    tails, up to the first block that is neither."""
+    links"), legal notices ("Copyright © 2009 ...", "All rights reserved") and blocks whose
+    names say noise are template tails, up to the first block that is none of these. Past
+    the text, no content word overrules a noise word: `article-author` is the author's box."""
     found: list[int] = []
     path = _path(stats, summary, snippet)
     for node, on_path in zip(path, path[1:], strict=False):
@@ -534,10 +535,18 @@ def _trailing_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]
         for i in reversed(after):
             if stats.chars[i] == 0:
                 continue
-            if stats.link_density(i) <= TAIL_LINK_DENSITY and not _legal_notice(stats, i):
+            if (stats.link_density(i) <= TAIL_LINK_DENSITY and not _legal_notice(stats, i)
+                    and not _named_tail(stats.elements[i])):
                 break
             found.append(i)
     return found
+
+
+def _named_tail(el: HtmlElement) -> bool:
+    return el.tag in _TAIL_BLOCKS and bool(UNLIKELY_RE.search(_names(el)))
+
+
+_TAIL_BLOCKS = frozenset({"div", "section", "aside", "footer", "p", "ul", "ol", "dl", "table"})
 
 
 def _legal_notice(stats: TreeStats, i: int) -> bool:
