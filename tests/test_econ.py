@@ -288,6 +288,7 @@ def test_is_descendant() -> None:
     '<div id="comments">x</div>',
     '<div class="post-comments">x</div>',  # comments win over the maybe-content "post"
     '<div class="share-buttons">x</div>',
+    '<div id="foot">x</div>',  # the page's foot, as "footer" is
 ])
 def test_is_noise_hint_true(html: str) -> None:
     assert article.is_noise_hint(element(html))
@@ -301,6 +302,7 @@ def test_is_noise_hint_true(html: str) -> None:
     '<article class="sidebar">x</article>',  # never-noise tag
     '<main role="navigation">x</main>',
     '<a class="footer" href="/">x</a>',
+    '<div class="football">x</div>',  # "foot" as a word only
 ])
 def test_is_noise_hint_false(html: str) -> None:
     assert not article.is_noise_hint(element(html))
