@@ -179,6 +179,12 @@ def test_short_title_replaced_by_the_only_h1() -> None:
     assert md.title == "An article heading that says more"
 
 
+def test_headline_meta_gives_the_title_without_the_site_prefix() -> None:
+    md = meta_of('<title>NEWS | Technology | Apple sets sights on video</title>'
+                 '<meta name="Headline" content="Apple sets sights on video">')
+    assert md.title == "Apple sets sights on video"
+
+
 def test_missing_title() -> None:
     assert meta_of("", "<p>No title anywhere.</p>").title is None
 

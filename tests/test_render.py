@@ -249,6 +249,10 @@ def test_title_heading_dropped() -> None:
     assert out.html == "<p>Body</p>"
     kept = render("<h1>Another headline</h1><p>Body</p>", title="The big story")
     assert kept.markdown == "# Another headline\n\nBody"
+    styled = render("<div class='headline'>The big story</div><p>Body</p>", title="The big story")
+    assert styled.html == "<p>Body</p>"
+    later = render("<p>Body</p><p>The big story</p>", title="The big story")
+    assert later.text == "Body\n\nThe big story"
 
 
 def test_byline_line_dropped_when_shown_apart() -> None:

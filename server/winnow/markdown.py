@@ -122,12 +122,17 @@ def _title_key(text: str) -> list[str]:
 
 
 def drop_title_heading(root: etree._Element, title: str) -> None:
-    """Remove the first heading when it repeats the title the reader shows separately."""
-    heading = next(root.iter("h1", "h2", "h3", "h4", "h5", "h6"), None)
+    """Remove the first heading, or a first paragraph set as one (`<div class="headline">`),
+    when it repeats the title the reader shows separately."""
     key = _title_key(title)
-    if heading is None or not key or _title_key(_all_text(heading)) != key:
+    if not key:
         return
-    _remove_keeping_tail(heading)
+    heading = next(root.iter("h1", "h2", "h3", "h4", "h5", "h6"), None)
+    first = next(iter(root), None)
+    for block in (heading, first if first is not None and first.tag == "p" else None):
+        if block is not None and _title_key(_all_text(block)) == key:
+            _remove_keeping_tail(block)
+            return
 
 
 def drop_byline_block(root: etree._Element, byline: str) -> None:

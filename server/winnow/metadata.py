@@ -96,13 +96,13 @@ _PROPERTY_RE = re.compile(
     r"(?=\s|$)", re.I)
 _NAME_RE = re.compile(
     r"^\s*(?:(dc|dcterm|og|twitter|parsely|weibo:(?:article|webpage))\s*[-.:]\s*)?"
-    r"(author|creator|pub-date|description|title|site_name|image(?::src)?)\s*$", re.I)
+    r"(author|creator|pub-date|description|title|headline|site_name|image(?::src)?)\s*$", re.I)
 _ITEMPROP_KEYS = {"headline": "itemprop:headline", "author": "itemprop:author",
                   "datepublished": "itemprop:datepublished", "image": "itemprop:image",
                   "description": "itemprop:description"}
 
 _TITLE_KEYS = ("dc:title", "dcterm:title", "og:title", "weibo:article:title",
-               "weibo:webpage:title", "title", "twitter:title", "parsely-title")
+               "weibo:webpage:title", "headline", "title", "twitter:title", "parsely-title")
 _BYLINE_KEYS = ("dc:creator", "dcterm:creator", "author", "parsely-author", "article:author")
 _DESCRIPTION_KEYS = ("dc:description", "dcterm:description", "og:description",
                      "weibo:article:description", "weibo:webpage:description", "description",
