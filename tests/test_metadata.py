@@ -185,6 +185,16 @@ def test_headline_meta_gives_the_title_without_the_site_prefix() -> None:
     assert md.title == "Apple sets sights on video"
 
 
+def test_title_of_site_and_section_parts_is_the_heading_showing_one_part() -> None:
+    md = meta_of("<title>NEWS.com - Victim May Be Blind - Local News | National News</title>",
+                 "<h1>Victim May Be Blind</h1><p>text</p>")
+    assert md.title == "Victim May Be Blind"
+    assert md.heading is not None and md.heading.tag == "h1"
+    other = meta_of("<title>NEWS.com - Victim May Be Blind - Local News | National News</title>",
+                    "<h1>Something else entirely here</h1><p>text</p>")
+    assert other.heading is None and "Victim May Be Blind" in (other.title or "")
+
+
 def test_missing_title() -> None:
     assert meta_of("", "<p>No title anywhere.</p>").title is None
 

@@ -184,6 +184,9 @@ def extract_metadata(page: Page, content: HtmlElement | None = None) -> Metadata
     byline = ld.byline or _meta_byline(meta) or _body_byline(page.body)
     published = ld.published or _first(meta, _PUBLISHED_KEYS) or _time_published(scan.times)
     heading = find_title_heading(page, title, scan.headings) if title else None
+    if title and heading is None:
+        heading = _segment_heading(title, scan.headings)
+        title = _tidy(heading.text_content()) if heading is not None else title
     return Metadata(
         title=title,
         byline=clean_byline(byline),
@@ -235,6 +238,17 @@ def _heading_rank(heading: HtmlElement, wanted: str) -> int | None:
     else:
         return None
     return rank + TITLE_HEADING_TAGS.index(heading.tag)
+
+
+def _segment_heading(title: str, headings: Iterable[HtmlElement]) -> HtmlElement | None:
+    """The first h1/h2/h3 that shows one part of a title made of parts joined by separators
+    ("Site - Headline - Section | More"), the headline among site and section names that
+    the title cleaning could not tell apart; None without one."""
+    parts = {_tidy(part).casefold() for part in _SEPARATOR_RE.split(title)}
+    if len(parts) < 2:
+        return None
+    return next((h for h in headings if _word_count(_tidy(h.text_content())) >= MIN_TITLE_WORDS
+                 and _tidy(h.text_content()).casefold() in parts), None)
 
 
 def _heads_title(text: str, wanted: str) -> bool:
