@@ -546,6 +546,21 @@ def test_author_box_after_the_article_is_dropped_even_when_named_for_it() -> Non
     assert "Jo is the editor" in article.extract_article(inline).content.text_content()
 
 
+def test_blog_engine_lines_under_a_post_are_dropped() -> None:
+    """WordPress's 'This entry was posted ... filed under' and tag lines trail the post."""
+    footer = ("<p>This entry was posted on Saturday, August 25th, 2012 at 12:23 am and is filed "
+              "under <a href='/c/art'>Art</a>. You can follow any responses to this entry.</p>"
+              "<p>Tags: <a href='/t/a'>robots</a>, <a href='/t/b'>art</a>, painting</p>")
+    page = parse_page(f"<html><body><div><div class='post'><p>{SENTENCE}</p><p>{SENTENCE}</p>"
+                      f"</div>{footer}</div></body></html>")
+    text = article.extract_article(page).content.text_content()
+    assert "council" in text and "This entry was posted" not in text and "Tags" not in text
+    told = parse_page(f"<html><body><div><div class='post'><p>{SENTENCE}</p><p>{SENTENCE}</p>"
+                      "</div><p>Tags matter, the editor said: they help readers find more."
+                      "</p></div></body></html>")
+    assert "Tags matter" in article.extract_article(told).content.text_content()
+
+
 def test_rail_of_blurbs_after_a_post_does_not_join_it() -> None:
     """A short post beside a box of punctuated blurbs: the climb stops below their parent."""
     post = "".join(f"<p>{SENTENCE} {SENTENCE} Part {i}, in full.</p><img src='{i}.png'>"

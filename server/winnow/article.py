@@ -119,6 +119,12 @@ TAIL_LINK_DENSITY = 0.5
 
 LEGAL_NOTICE_RE = re.compile(
     r"^\W*(©|\(c\)\s*\d{4}|copyright\b)|all rights reserved|may not be (re)?published", re.I)
+POST_FOOTER_RE = re.compile(
+    r"^\W*((tags|categories|category|filed under|posted in|labels)\s*:"
+    r"|this entry was posted\b|you can follow any responses to this entry"
+    r"|listed below are links to (weblogs|blogs) that reference)", re.I)
+"""The lines blog engines print under a post (WordPress, Blogger, TypePad): its tags and
+categories, when it was posted, its feed and trackbacks."""
 AD_LABEL_RE = re.compile(
     r"^\W*(advertisements?|sponsored|(story|article) continues( below)?|"
     r"(continue reading|advertisement continues) below)\W*$", re.I)
@@ -524,7 +530,8 @@ def _ad_labels(stats: TreeStats, summary: int) -> list[int]:
 def _trailing_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]) -> list[int]:
     """Blocks after the article's text on each level from the summary-node down to the
     snippet: scanning back from the end, link lists ("Today's top stories", "Related
-    links"), legal notices ("Copyright © 2009 ...", "All rights reserved") and blocks whose
+    links"), legal notices ("Copyright © 2009 ...", "All rights reserved"), the lines blog
+    engines print under a post ("Tags: ...", "This entry was posted ...") and blocks whose
     names say noise are template tails, up to the first block that is none of these. Past
     the text, no content word overrules a noise word: `article-author` is the author's box."""
     found: list[int] = []
@@ -536,10 +543,15 @@ def _trailing_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]
             if stats.chars[i] == 0:
                 continue
             if (stats.link_density(i) <= TAIL_LINK_DENSITY and not _legal_notice(stats, i)
-                    and not _named_tail(stats.elements[i])):
+                    and not _named_tail(stats.elements[i]) and not _post_footer(stats, i)):
                 break
             found.append(i)
     return found
+
+
+def _post_footer(stats: TreeStats, i: int) -> bool:
+    return stats.chars[i] <= MAX_NOTICE_CHARS and bool(
+        POST_FOOTER_RE.match(" ".join(stats.elements[i].text_content().split())))
 
 
 def _named_tail(el: HtmlElement) -> bool:
