@@ -561,6 +561,23 @@ def test_blog_engine_lines_under_a_post_are_dropped() -> None:
     assert "Tags matter" in article.extract_article(told).content.text_content()
 
 
+def test_link_lines_before_the_article_text_are_dropped() -> None:
+    """A post's 'previous | Main | next' line before its text goes; a linked sentence stays."""
+    nav = ("<p><a href='/p1'>« Fixes for 5.1 are out, finally.</a> | <a href='/'>Main</a> | "
+           "<a href='/p3'>A webcast on Sept 27th, with slides and a recording</a> »</p>")
+    story = (f"<div class='post'><p>{SENTENCE} {SENTENCE}</p><p>{SENTENCE}</p></div>"
+             f"<div class='more'><p>{SENTENCE}</p><p>{SENTENCE}</p></div>")
+    page = parse_page(f"<html><body><div id='story'>{nav}{story}</div></body></html>")
+    found = article.extract_article(page)
+    assert found.source.get("id") == "story"
+    assert "council" in found.content.text_content()
+    assert "Fixes for 5.1" not in found.content.text_content()
+    note = ("<p><a href='/who'>Jo Smith</a> is a professor of economics. She wrote "
+            "<a href='/book'>The Book of Numbers and Other Things</a>.</p>")
+    noted = parse_page(f"<html><body><div id='story'>{note}{story}</div></body></html>")
+    assert "professor" in article.extract_article(noted).content.text_content()
+
+
 def test_rail_of_blurbs_after_a_post_does_not_join_it() -> None:
     """A short post beside a box of punctuated blurbs: the climb stops below their parent."""
     post = "".join(f"<p>{SENTENCE} {SENTENCE} Part {i}, in full.</p><img src='{i}.png'>"

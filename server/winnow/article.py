@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
@@ -514,6 +514,7 @@ def extract_article(page: Page, hints: PageHints | None = None) -> ArticleConten
     drop.update(_excluded_roots(stats, summary))
     drop.update(_link_lists(stats, summary, snippet))
     drop.update(_trailing_noise(stats, summary, snippet, drop))
+    drop.update(_leading_noise(stats, summary, snippet, drop))
     drop.update(_comments_section(stats, summary, snippet))
     drop.update(_ad_labels(stats, summary))
     return _build(stats, summary, drop, page_chars)
@@ -534,16 +535,46 @@ def _trailing_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]
     engines print under a post ("Tags: ...", "This entry was posted ...") and blocks whose
     names say noise are template tails, up to the first block that is none of these. Past
     the text, no content word overrules a noise word: `article-author` is the author's box."""
-    found: list[int] = []
+    return _outer_noise(stats, _beside_path(stats, summary, snippet, drop, after=True),
+                        lambda i: (stats.link_density(i) > TAIL_LINK_DENSITY
+                                   or _legal_notice(stats, i) or _post_footer(stats, i)
+                                   or _named_tail(stats.elements[i])))
+
+
+def _leading_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]) -> list[int]:
+    """Blocks before the article's text on each level from the summary-node down to the
+    snippet: from the start, link lines without sentences (a breadcrumb, "« Previous |
+    Main | Next »", category links, a share bar) up to the first block that is not one, or
+    a heading."""
+    return _outer_noise(stats, _beside_path(stats, summary, snippet, drop, after=False),
+                        lambda i: (stats.link_density(i) > TAIL_LINK_DENSITY
+                                   and stats.content_punc(i) <= 1
+                                   and stats.elements[i].tag not in HEADING_TAGS))
+
+
+def _beside_path(stats: TreeStats, summary: int, snippet: int, drop: set[int],
+                 after: bool) -> Iterator[list[int]]:
+    """Per level from the summary-node down to the snippet, the kept blocks after (or
+    before) the branch that leads to the snippet, outermost first."""
     path = _path(stats, summary, snippet)
     for node, on_path in zip(path, path[1:], strict=False):
         kids = [i for i in _children(stats, node) if i not in drop and not stats.excluded[i]]
-        after = kids[kids.index(on_path) + 1:] if on_path in kids else []
-        for i in reversed(after):
+        if on_path not in kids:
+            continue
+        at = kids.index(on_path)
+        yield kids[:at:-1] if after else kids[:at]
+
+
+def _outer_noise(stats: TreeStats, levels: Iterable[list[int]],
+                 is_noise: Callable[[int], bool]) -> list[int]:
+    """On each level, the blocks from the outside in while they are noise (empty ones
+    skipped), up to the first that is not."""
+    found: list[int] = []
+    for blocks in levels:
+        for i in blocks:
             if stats.chars[i] == 0:
                 continue
-            if (stats.link_density(i) <= TAIL_LINK_DENSITY and not _legal_notice(stats, i)
-                    and not _named_tail(stats.elements[i]) and not _post_footer(stats, i)):
+            if not is_noise(i):
                 break
             found.append(i)
     return found
