@@ -402,7 +402,8 @@ def cluster_table(runs: Sequence[SiteRun]) -> list[str]:
     merged: dict[int, list[str]] = {}
     for run in runs:
         offset = len(merged)
-        merged.update({offset + i: labels for i, labels in enumerate(run.members.values())})
+        merged.update({offset + i: [f"{run.site}/{label}" for label in labels]
+                       for i, labels in enumerate(run.members.values())})
         rows.append(cluster_row(run.site, run.members))
     rows.append(cluster_row("**all**", merged, sizes=False))
     return rows
