@@ -169,7 +169,7 @@ def _all_text(el: etree._Element) -> str:
 
 def formula_text(math: etree._Element) -> str:
     """A MathML formula as linear text, its tokens parted by spaces ("x = b ± 2")."""
-    return " ".join(t.strip() for t in math.itertext() if t.strip())
+    return " ".join(t.strip() for t in math.itertext() if isinstance(t, str) and t.strip())
 
 
 def _normalize_lines(text: str) -> list[str]:

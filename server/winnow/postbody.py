@@ -1,0 +1,323 @@
+"""Where a post's body lies in its record, and the body's copy for rendering.
+
+From the record down, a child holding the pivot and most of the text is entered (the date
+sits inside the post's own box); otherwise the body is the children after the last child
+holding a pivot (or before the first, when the date comes last), without leading link-only
+bars. Text before that cut (author line, title, date) is left out, so the post text starts
+with what the user wrote. A title line that repeats the thread's title and the control bars
+that close a post are dropped from the copy.
+
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import lxml.html
+from lxml.html import HtmlElement
+
+from winnow.article import is_comments
+from winnow.mibat import DomTree
+from winnow.postfields import MAX_DATE_LINE_CHARS, NAME_CHAR_RE, names_of
+from winnow.postview import RecordView
+from winnow.tree import BLOCK_TAGS, normalize_space
+
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+TITLE_PREFIX_CHARS = 6
+"""Characters a post's title line may add before the thread title ("Re: ", "AW: ")."""
+
+TITLE_SHARE = 0.6
+"""Share of the page title a post's title line must repeat (the page title may add the
+site's name)."""
+
+MIN_TITLE_CHARS = 8
+"""A title line shorter than this is not recognised (too likely to be a word of the body)."""
+
+WRAPPER_SHARE = 0.9
+"""A body's first child holding this share of its text is a wrapper the title is looked
+for inside (what follows it is a permalink number or a like bar)."""
+
+BAR_HINT_RE = re.compile(
+    r"menu|toolbar|tools|actions?\b|controls?\b|button|share|report|complain|vote|flag",
+    re.I)
+"""Class and id words of a post's control bars and menus."""
+
+TRAILING_BAR_RE = re.compile(
+    r"reply|edit|like|favou?rite|rating|vote|karma|permalink|footer|signature", re.I)
+"""Class words of the bars below a post (more are bars at its end than at its start)."""
+
+MEDIA_TAGS = ("img", "picture", "video", "audio", "iframe", "embed", "object")
+"""Elements that give a post a body without text."""
+
+MAX_BAR_CHARS = 40
+"""Text of a control bar ahead of a post's body at most ("Report", "Quote · Reply")."""
+
+HEADER_SHARE = 0.5
+"""A child holding a landmark (pivot, author) and more than this share of the record's text
+besides the landmarks' own (control bars and a post's comments not counted) holds the body
+too: the descent enters it."""
+
+
+@dataclass
+class Body:
+    """Where a post's body lies: the whole of `node`, or (when `keep` is set) only those
+    children of `node`, with the text that follows child `text_after` (when set)."""
+
+    node: int | None
+    keep: list[int] | None = None
+    text_after: int | None = None
+
+    def nodes(self) -> list[int]:
+        """The outermost body elements."""
+        if self.keep is not None:
+            return self.keep
+        return [] if self.node is None else [self.node]
+
+
+def locate_body(dom: RecordView, record: Sequence[int], landmarks: Sequence[int],
+                title: str | None = None) -> Body:
+    """The body of a record (see the module docstring); `landmarks` are the template nodes
+    (pivots, the author) the body lies beside."""
+    tree = dom.tree
+    node: int | None = None
+    kids: Sequence[int] = record
+    while True:
+        shown = [k for k in kids if is_shown(dom, k)]
+        heads = [k for k in shown if any(_contains(dom, k, p) for p in landmarks)]
+        total = sum(dom.text_len[k] for k in shown) if node is None else dom.text_len[node]
+        if not heads:
+            return Body(node) if node is not None else Body(None, list(shown))
+        big = max(heads, key=lambda k: dom.text_len[k])
+        free = dom.text_len[big] - sum(dom.text_len[p] for p in landmarks
+                                       if _contains(dom, big, p))
+        aside = sum(dom.text_len[k] for k in shown
+                    if k not in heads and (_comment_list(dom, k) or _is_bar(dom, k)))
+        rest = total - dom.text_len[big] - aside
+        if tree.children[big] and free > HEADER_SHARE * (rest + free):
+            node, kids = big, tree.children[big]
+            continue
+        first, last = shown.index(heads[0]), shown.index(heads[-1])
+        after = strip_leading(dom, [k for k in shown[last + 1:]
+                                     if not _comment_list(dom, k)], title)
+        if after or (node is not None and tree.tails[heads[-1]]):
+            return cut_body(node, after, heads[-1])
+        return cut_body(node, strip_leading(dom, shown[:first], title), None)
+
+
+def is_shown(dom: RecordView, v: int) -> bool:
+    """A visible child with text or an image (an image-only post has a body too)."""
+    if dom.hidden[v]:
+        return False
+    el = dom.elements[v]
+    return bool(dom.text_len[v]) or el.tag in MEDIA_TAGS or next(
+        el.iter(*MEDIA_TAGS), None) is not None
+
+
+def _comment_list(dom: RecordView, v: int) -> bool:
+    """Comments on a post (dated, in a container named for comments) are not its body."""
+    return dom.dom.cands_below[v] > 0 and is_comments(dom.elements[v])
+
+
+def cut_body(node: int | None, keep: list[int], text_after: int | None) -> Body:
+    if len(keep) == 1 and text_after is None:
+        return Body(keep[0])
+    return Body(node, keep, text_after)
+
+
+def strip_leading(dom: RecordView, kids: list[int], title: str | None) -> list[int]:
+    """`kids` without leading control bars (link rows, menus) or lines repeating the thread's
+    title ("Re: <title>"); a bar stays when only bars follow it (then it is the body), and
+    the last kid is kept whatever it is."""
+    start = 0
+    while start < len(kids) - 1 and (_is_title_line(dom, kids[start], title) or (
+            _is_bar(dom, kids[start])
+            and not all(_is_bar(dom, k) for k in kids[start + 1:]))):
+        start += 1
+    return kids[start:]
+
+
+def trim_title(dom: RecordView, body: Body, title: str | None) -> Body:
+    """A body that opens with the post's title line ("AW: <thread title>") inside its
+    wrappers loses it: the post text starts with what the user wrote."""
+    if body.keep is not None and len(body.keep) == 1:
+        body = Body(body.keep[0])
+    if body.keep is not None or body.node is None:
+        return body
+    node = body.node
+    while True:
+        shown = [k for k in dom.tree.children[node] if is_shown(dom, k)]
+        if dom.tree.texts[node]:
+            return body  # the body opens with its own words
+        if shown and dom.tree.children[shown[0]] \
+                and dom.text_len[shown[0]] >= WRAPPER_SHARE * dom.text_len[node]:
+            node = shown[0]
+            continue
+        if len(shown) > 1 and _is_title_line(dom, shown[0], title):
+            return Body(node, strip_leading(dom, shown, title), shown[0])
+        return body
+
+
+def _is_title_line(dom: RecordView, v: int, title: str | None) -> bool:
+    """A post's title line: the thread title again, or a heading of its own above the body
+    ("Bug d'affichage de TeX"); posts and comments do not open with a heading."""
+    return dom.tree.tags[v] in HEADING_TAGS or (_is_title(dom, v, title) and _own_line(dom, v))
+
+
+def title_lines(dom: RecordView, record: Sequence[int], title: str | None) -> list[int]:
+    """Nodes of the record that repeat the thread title (a post's "Re: <title>" line)."""
+    if not title:
+        return []
+    limit = len(title) + TITLE_PREFIX_CHARS
+    return [v for root in record for v in dom.tree.subtree(root)
+            if 0 < dom.text_len[v] <= limit and not dom.tree.children[v]
+            and _is_title(dom, v, title) and _own_line(dom, v)]
+
+
+def _own_line(dom: RecordView, v: int) -> bool:
+    """True when v heads its block: the nearest block ancestor holds little text besides it
+    (an author and a date at most); a title in the first words of a body is the body's."""
+    u = v
+    while dom.tree.parents[u] >= 0 and dom.tree.tags[u] not in BLOCK_TAGS:
+        u = dom.tree.parents[u]
+    return dom.text_len[u] <= dom.text_len[v] + MAX_DATE_LINE_CHARS
+
+
+def _is_title(dom: RecordView, v: int, title: str | None) -> bool:
+    """True when v's text is the thread title, possibly behind a short reply prefix."""
+    if not title or not 0 < dom.text_len[v] <= len(title) + TITLE_PREFIX_CHARS:
+        return False
+    return _is_title_text(dom.elements[v].text_content(), title)
+
+
+def _is_title_text(raw: str, title: str) -> bool:
+    """True when `raw` is `title` again, possibly behind a short reply prefix."""
+    text = _key(raw)
+    want = _key(title)
+    if len(text) < MIN_TITLE_CHARS:
+        return False
+    least = max(MIN_TITLE_CHARS, TITLE_SHARE * len(want))
+    return any(len(text) - k >= least and text[k:] in want
+               for k in range(min(TITLE_PREFIX_CHARS, len(text)) + 1))
+
+
+def _key(text: str) -> str:
+    """Letters and digits only, case-folded: titles differ in punctuation and decoration."""
+    return "".join(NAME_CHAR_RE.findall(text)).casefold()
+
+
+def _is_bar(dom: RecordView, v: int) -> bool:
+    """A control bar, not writing: only link text, an element named as a menu, toolbar or
+    share box, or a short text with such an element inside (a "Report" item)."""
+    if _all_links(dom, v) or _bar_named(dom.elements[v]):
+        return True
+    return dom.text_len[v] <= MAX_BAR_CHARS and any(
+        _bar_named(el) for el in dom.elements[v].iter() if isinstance(el.tag, str))
+
+
+def _bar_named(el: HtmlElement) -> bool:
+    return bool(BAR_HINT_RE.search(names_of(el)))
+
+
+def _all_links(dom: RecordView, v: int) -> bool:
+    el = dom.elements[v]
+    links = [len(normalize_space(a.text_content())) for a in el.iter("a")]
+    return sum(links) >= dom.text_len[v] > 0 and max(links) <= MAX_BAR_CHARS
+
+
+def _contains(dom: RecordView, v: int, u: int) -> bool:
+    return v <= u < v + dom.tree.sizes[v]
+
+
+def node_ranges(dom: DomTree, nodes: Sequence[int]) -> list[range]:
+    return [dom.tree.subtree(v) for v in nodes]
+
+
+def body_element(view: RecordView, body: Body) -> HtmlElement:
+    """A detached copy of the body for rendering, without the records nested in it."""
+    if body.keep is None:
+        assert body.node is not None
+        clone = _copy(view, body.node)
+        clone.tail = None
+        return clone
+    wrapper = lxml.html.Element("div")
+    if body.text_after is not None:
+        wrapper.text = view.elements[body.text_after].tail
+    for v in body.keep:
+        wrapper.append(_copy(view, v))
+    if len(wrapper):
+        wrapper[-1].tail = None
+    return wrapper
+
+
+def drop_title_line(root: HtmlElement, title: str | None) -> None:
+    """Remove the body copy's first line when it is a title line (a heading, or the thread
+    title again) and more text follows it."""
+    if (root.text or "").strip():
+        return
+    first = next((el for el in root.iter() if isinstance(el.tag, str) and el is not root
+                  and (el.text or "").strip()), None)
+    if first is None:
+        return
+    line = first
+    parent = line.getparent()
+    while parent is not None and parent is not root and not (parent.text or "").strip() \
+            and len(parent) == 1 and not (line.tail or "").strip():
+        line, parent = parent, parent.getparent()
+    text = normalize_space("".join(line.itertext()))
+    heading = (line.tag in HEADING_TAGS or first.tag in HEADING_TAGS) \
+        and not text.endswith(":")  # "AgentF posted:" heads a quote, it is no title
+    repeats = bool(title) and _is_title_text(text, title or "") and _is_block_line(line)
+    rest = len(normalize_space("".join(root.itertext()))) - len(text)
+    if (heading or repeats) and rest > 0 and parent is not None:
+        tail = line.tail
+        previous = line.getprevious()
+        parent.remove(line)
+        if tail:
+            if previous is not None:
+                previous.tail = (previous.tail or "") + tail
+            else:
+                parent.text = (parent.text or "") + tail
+
+
+def drop_trailing_bars(root: HtmlElement) -> None:
+    """Remove the control bars that close a post (reply, edit, vote, like lines)."""
+    while len(root) > 1:
+        last = root[-1]
+        if not isinstance(last.tag, str) or (last.tail or "").strip():
+            return
+        names = " ".join(names_of(el) for el in last.iter() if isinstance(el.tag, str))
+        text = normalize_space("".join(last.itertext()))
+        if not (TRAILING_BAR_RE.search(names) or BAR_HINT_RE.search(names)) \
+                or len(text) > MAX_BAR_CHARS or next(last.iter(*MEDIA_TAGS), None) is not None:
+            return
+        root.remove(last)
+
+
+def _is_block_line(line: HtmlElement) -> bool:
+    """True when a line element is a block of its own, or the only text of its block."""
+    block = line
+    while block.tag not in BLOCK_TAGS and block.getparent() is not None:
+        block = block.getparent()
+    return len(normalize_space("".join(block.itertext()))) <= \
+        len(normalize_space("".join(line.itertext()))) + TITLE_PREFIX_CHARS
+
+
+def _copy(view: RecordView, v: int) -> HtmlElement:
+    """A deep copy of node v without the nested records inside it (copy and original pair up
+    in document order, the page holding no comments)."""
+    clone = copy.deepcopy(view.elements[v])
+    doomed = [r for r in view.nested if r in view.tree.subtree(v)]
+    if doomed:
+        twins = [el for el in clone.iter() if isinstance(el.tag, str)]
+        for r in doomed:
+            twin = twins[r - v]
+            if twin.getparent() is not None:
+                twin.drop_tree()
+    return clone
+
+
