@@ -289,6 +289,7 @@ def test_is_descendant() -> None:
     '<div class="post-comments">x</div>',  # comments win over the maybe-content "post"
     '<div class="share-buttons">x</div>',
     '<div id="foot">x</div>',  # the page's foot, as "footer" is
+    '<div class="el-carousel__wrapper">x</div>',  # a gallery or story carousel widget
 ])
 def test_is_noise_hint_true(html: str) -> None:
     assert article.is_noise_hint(element(html))

@@ -34,7 +34,8 @@ UNLIKELY_RE = re.compile(
     r"sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|share|sharing|"
     r"newsletter|promo|outbrain|taboola|cookie|masthead|subscribe|signup|toolbar|"
     r"byline|author|bio|footnote|contact|tags|shopping|scroll|"
-    r"sr-only|visually-hidden|visuallyhidden|screen-reader|off-screen|offscreen|copyright",
+    r"sr-only|visually-hidden|visuallyhidden|screen-reader|off-screen|offscreen|copyright|"
+    r"carousel|slideshow",
     re.I)
 """Class/id words of template noise (Mozilla Readability's unlikelyCandidates, extended)."""
 
