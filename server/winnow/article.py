@@ -131,6 +131,10 @@ AD_LABEL_RE = re.compile(
     r"(continue reading|advertisement continues) below)\W*$", re.I)
 """The whole text of a label that marks an ad slot inside an article's body."""
 
+TAIL_BLOCK_TAGS = frozenset({"div", "section", "aside", "footer", "p", "ul", "ol", "dl", "table"})
+"""Blocks after the article's text that a noise word in their names makes a tail (an inline
+element's names say less: an unclosed byline <span> can swallow a post)."""
+
 MAX_NOTICE_CHARS = 400
 """A copyright line or rights notice this short, after the article's text, is its footer."""
 
@@ -587,10 +591,7 @@ def _post_footer(stats: TreeStats, i: int) -> bool:
 
 
 def _named_tail(el: HtmlElement) -> bool:
-    return el.tag in _TAIL_BLOCKS and bool(UNLIKELY_RE.search(_names(el)))
-
-
-_TAIL_BLOCKS = frozenset({"div", "section", "aside", "footer", "p", "ul", "ol", "dl", "table"})
+    return el.tag in TAIL_BLOCK_TAGS and bool(UNLIKELY_RE.search(_names(el)))
 
 
 def _legal_notice(stats: TreeStats, i: int) -> bool:
