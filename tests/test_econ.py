@@ -29,6 +29,13 @@ def ids_of(stats: TreeStats, indices: list[int] | tuple[int, ...]) -> list[str |
     return [stats.elements[i].get("id") for i in indices]
 
 
+def article_text(body: str) -> str:
+    """The text of the article ECON extracts from a page with this <body>."""
+    found = article.extract_article(parse_page(f"<html><body>{body}</body></html>"))
+    assert found is not None
+    return found.content.text_content()
+
+
 def element(html: str) -> HtmlElement:
     """The first element inside <body> of a small snippet."""
     body = parse_page(f"<html><body>{html}</body></html>").body
@@ -463,9 +470,7 @@ def test_table_row_with_linked_title_cell_is_kept_whole() -> None:
                    f"<td>{SENTENCE}</td></tr>" for i in range(3))
     rows += "<tr><th><a href='/x'>Journey to the Center</a></th><td>1967</td>" \
             "<td><a href='/y'>Remake of The Travelers</a></td></tr>"
-    page = parse_page(f"<html><body><h1>Films</h1><p>{SENTENCE}</p><table>{rows}</table>"
-                      "</body></html>")
-    text = article.extract_article(page).content.text_content()
+    text = article_text(f"<h1>Films</h1><p>{SENTENCE}</p><table>{rows}</table>")
     assert "Journey to the Center" in text and "Remake of The Travelers" in text
 
 
@@ -480,9 +485,7 @@ def test_footnotes_led_by_back_links_are_no_teaser_list() -> None:
 
 def test_mathml_formula_is_content_without_punctuation() -> None:
     formula = "<math><mi>x</mi><mo>=</mo><mn>42</mn></math>"
-    page = parse_page(f"<html><body><div><p>{SENTENCE}</p>{formula}<p>{SENTENCE}</p>"
-                      "</div></body></html>")
-    assert "x=42" in article.extract_article(page).content.text_content()
+    assert "x=42" in article_text(f"<div><p>{SENTENCE}</p>{formula}<p>{SENTENCE}</p></div>")
 
 
 def test_body_split_around_a_wrapper_is_one_article() -> None:
@@ -523,13 +526,12 @@ def test_content_word_overrules_noise_only_as_a_word_of_its_own(html: str, noise
 
 
 def test_copyright_footer_after_the_article_is_dropped() -> None:
-    page = parse_page(f"<html><body><div><p>{SENTENCE}</p><p>{SENTENCE}</p>"
-                      "<p>Copyright © 1998-2005 Example News, LLC</p></div></body></html>")
-    text = article.extract_article(page).content.text_content()
+    text = article_text(f"<div><p>{SENTENCE}</p><p>{SENTENCE}</p>"
+                        "<p>Copyright © 1998-2005 Example News, LLC</p></div>")
     assert "council" in text and "Copyright" not in text
-    quoted = parse_page(f"<html><body><div><p>{SENTENCE}</p><p>Copyright law, the judge said, "
-                        f"is not the point.</p><p>{SENTENCE}</p></div></body></html>")
-    assert "Copyright law" in article.extract_article(quoted).content.text_content()
+    quoted = article_text(f"<div><p>{SENTENCE}</p><p>Copyright law, the judge said, "
+                          f"is not the point.</p><p>{SENTENCE}</p></div>")
+    assert "Copyright law" in quoted
 
 
 def test_author_box_after_the_article_is_dropped_even_when_named_for_it() -> None:
@@ -537,14 +539,11 @@ def test_author_box_after_the_article_is_dropped_even_when_named_for_it() -> Non
     ("article") would overrule that inside the article; inline elements are left alone."""
     bio = ("<section class='article-author'><p><a href='/author/jo'>Jo Smith</a> / Jo is the "
            "editor, and has been since 2012.</p></section>")
-    page = parse_page(f"<html><body><div><p>{SENTENCE}</p><p>{SENTENCE}</p>{bio}"
-                      "</div></body></html>")
-    text = article.extract_article(page).content.text_content()
+    text = article_text(f"<div><p>{SENTENCE}</p><p>{SENTENCE}</p>{bio}</div>")
     assert "council" in text and "Jo is the editor" not in text
-    inline = parse_page(f"<html><body><div><p>{SENTENCE}</p><p>{SENTENCE}</p>"
-                        "<span class='article-author'>Jo is the editor, and has been since "
-                        "2012.</span></div></body></html>")
-    assert "Jo is the editor" in article.extract_article(inline).content.text_content()
+    inline = article_text(f"<div><p>{SENTENCE}</p><p>{SENTENCE}</p><span class='article-author'>"
+                          "Jo is the editor, and has been since 2012.</span></div>")
+    assert "Jo is the editor" in inline
 
 
 def test_blog_engine_lines_under_a_post_are_dropped() -> None:
@@ -552,14 +551,12 @@ def test_blog_engine_lines_under_a_post_are_dropped() -> None:
     footer = ("<p>This entry was posted on Saturday, August 25th, 2012 at 12:23 am and is filed "
               "under <a href='/c/art'>Art</a>. You can follow any responses to this entry.</p>"
               "<p>Tags: <a href='/t/a'>robots</a>, <a href='/t/b'>art</a>, painting</p>")
-    page = parse_page(f"<html><body><div><div class='post'><p>{SENTENCE}</p><p>{SENTENCE}</p>"
-                      f"</div>{footer}</div></body></html>")
-    text = article.extract_article(page).content.text_content()
+    post = f"<div class='post'><p>{SENTENCE}</p><p>{SENTENCE}</p></div>"
+    text = article_text(f"<div>{post}{footer}</div>")
     assert "council" in text and "This entry was posted" not in text and "Tags" not in text
-    told = parse_page(f"<html><body><div><div class='post'><p>{SENTENCE}</p><p>{SENTENCE}</p>"
-                      "</div><p>Tags matter, the editor said: they help readers find more."
-                      "</p></div></body></html>")
-    assert "Tags matter" in article.extract_article(told).content.text_content()
+    told = article_text(f"<div>{post}<p>Tags matter, the editor said: they help readers find "
+                        "more.</p></div>")
+    assert "Tags matter" in told
 
 
 def test_link_lines_before_the_article_text_are_dropped() -> None:
@@ -575,8 +572,7 @@ def test_link_lines_before_the_article_text_are_dropped() -> None:
     assert "Fixes for 5.1" not in found.content.text_content()
     note = ("<p><a href='/who'>Jo Smith</a> is a professor of economics. She wrote "
             "<a href='/book'>The Book of Numbers and Other Things</a>.</p>")
-    noted = parse_page(f"<html><body><div id='story'>{note}{story}</div></body></html>")
-    assert "professor" in article.extract_article(noted).content.text_content()
+    assert "professor" in article_text(f"<div id='story'>{note}{story}</div>")
 
 
 def test_rail_of_blurbs_after_a_post_does_not_join_it() -> None:
@@ -602,10 +598,9 @@ def test_aside_holding_the_title_and_the_story_is_the_article() -> None:
 
 
 def test_ad_slot_labels_inside_the_body_are_dropped() -> None:
-    page = parse_page(f"<html><body><div><p>{SENTENCE}</p><div>ADVERTISEMENT</div>"
-                      f"<p>(Story continues below)</p><p>{SENTENCE}</p><p>Advertisers, "
-                      "we are told, were unhappy.</p></div></body></html>")
-    text = article.extract_article(page).content.text_content()
+    text = article_text(f"<div><p>{SENTENCE}</p><div>ADVERTISEMENT</div>"
+                        f"<p>(Story continues below)</p><p>{SENTENCE}</p><p>Advertisers, "
+                        "we are told, were unhappy.</p></div>")
     assert "ADVERTISEMENT" not in text and "continues below" not in text
     assert "Advertisers, we are told" in text
 

@@ -26,7 +26,8 @@ from lxml.html import HtmlElement
 
 from winnow import econ
 from winnow.econ import TreeStats
-from winnow.page import Page, is_hidden, wn_id
+from winnow.page import HEADING_TAGS, Page, is_hidden, wn_id
+from winnow.tree import normalize_space
 
 UNLIKELY_RE = re.compile(
     r"-ad-|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|footer|"
@@ -54,7 +55,6 @@ COMMENTS_HEADING_RE = re.compile(
 """Headings that open a comment section ("Comments", "12 Responses", "Leave a Reply")."""
 """Class/id words of comment sections: noise for the article even when they are long."""
 
-HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 PARAGRAPH_TAGS = frozenset({"p", "div", "blockquote", "pre"})
 INLINE_TAGS = frozenset({"span", "a", "b", "i", "em", "strong", "font", "small", "u", "label"})
 MAX_INLINE_NOISE_CHARS = 300
@@ -530,7 +530,7 @@ def _ad_labels(stats: TreeStats, summary: int) -> list[int]:
     ("ADVERTISEMENT", "(Story continues below)")."""
     return [i for i in range(summary + 1, stats.end[summary])
             if 0 < stats.chars[i] <= MAX_LABEL_CHARS and not stats.excluded[i]
-            and AD_LABEL_RE.match(" ".join(stats.elements[i].text_content().split()))]
+            and AD_LABEL_RE.match(_text(stats, i))]
 
 
 def _trailing_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]) -> list[int]:
@@ -542,7 +542,8 @@ def _trailing_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]
     the text, no content word overrules a noise word: `article-author` is the author's box."""
     return _outer_noise(stats, _beside_path(stats, summary, snippet, drop, after=True),
                         lambda i: (stats.link_density(i) > TAIL_LINK_DENSITY
-                                   or _legal_notice(stats, i) or _post_footer(stats, i)
+                                   or _short_notice(stats, i, LEGAL_NOTICE_RE)
+                                   or _short_notice(stats, i, POST_FOOTER_RE)
                                    or _named_tail(stats.elements[i])))
 
 
@@ -585,18 +586,18 @@ def _outer_noise(stats: TreeStats, levels: Iterable[list[int]],
     return found
 
 
-def _post_footer(stats: TreeStats, i: int) -> bool:
-    return stats.chars[i] <= MAX_NOTICE_CHARS and bool(
-        POST_FOOTER_RE.match(" ".join(stats.elements[i].text_content().split())))
-
-
 def _named_tail(el: HtmlElement) -> bool:
     return el.tag in TAIL_BLOCK_TAGS and bool(UNLIKELY_RE.search(_names(el)))
 
 
-def _legal_notice(stats: TreeStats, i: int) -> bool:
-    return stats.chars[i] <= MAX_NOTICE_CHARS and bool(
-        LEGAL_NOTICE_RE.search(stats.elements[i].text_content()))
+def _short_notice(stats: TreeStats, i: int, notice: re.Pattern[str]) -> bool:
+    """A block of at most MAX_NOTICE_CHARS whose text `notice` finds: a footer line."""
+    return stats.chars[i] <= MAX_NOTICE_CHARS and bool(notice.search(_text(stats, i)))
+
+
+def _text(stats: TreeStats, i: int) -> str:
+    """An element's whole text, whitespace collapsed."""
+    return normalize_space(stats.elements[i].text_content())
 
 
 def _comments_section(stats: TreeStats, summary: int, snippet: int) -> list[int]:
@@ -604,9 +605,7 @@ def _comments_section(stats: TreeStats, summary: int, snippet: int) -> list[int]
     flat blog layouts put the comments in the article's own container, with nothing but
     that heading between them."""
     for i in range(snippet + 1, stats.end[summary]):
-        el = stats.elements[i]
-        if el.tag in HEADING_TAGS and COMMENTS_HEADING_RE.match(
-                " ".join(el.text_content().split())):
+        if stats.elements[i].tag in HEADING_TAGS and COMMENTS_HEADING_RE.match(_text(stats, i)):
             return _from_here_on(stats, summary, i)
     return []
 

@@ -33,7 +33,7 @@ from urllib.parse import urldefrag, urljoin
 from rapidfuzz.distance import Indel
 
 from winnow.chunks import Block, Chunk, Link, chunks_of, sigchars, walk
-from winnow.page import Page
+from winnow.page import HEADING_TAGS, Page
 
 __all__ = ["AnchorTexts", "Block", "Label", "Layout", "LayoutMatch", "LayoutPattern", "Link",
            "align", "anchors_for", "apply", "collect_anchor_texts", "common_pairs", "dice",
@@ -59,9 +59,6 @@ FALLBACK_TITLE_THRESHOLD = 1.0
 """analyze.py LayoutCluster.fixate: titlability x DiffScore the fallback title must exceed."""
 MIN_PATTERN_PAGES = 2
 """analyze.py fixate: a cluster of one page has no pattern (every DiffScore would be 0)."""
-HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-"""Adaptation: a heading the pattern does not place is never an aside (`LayoutMatch.aside_ids`):
-the title and the article's own subheadings are headings."""
 
 WINDOW_PAGES = 8
 """Adaptation: DiffScore pairs and title votes use the last pages only, so the cost of adding a

@@ -16,6 +16,8 @@ from collections.abc import Callable
 import lxml.etree as etree
 import nh3
 
+from winnow.page import HEADING_TAGS
+
 INLINE = frozenset({
     "a", "em", "strong", "b", "i", "u", "s", "sub", "sup", "mark", "small", "q", "cite", "abbr",
     "time", "kbd", "samp", "var", "code", "img", "br", "math"})
@@ -127,7 +129,7 @@ def drop_title_heading(root: etree._Element, title: str) -> None:
     key = _title_key(title)
     if not key:
         return
-    heading = next(root.iter("h1", "h2", "h3", "h4", "h5", "h6"), None)
+    heading = next(root.iter(*HEADING_TAGS), None)
     first = next(iter(root), None)
     for block in (heading, first if first is not None and first.tag == "p" else None):
         if block is not None and _title_key(_all_text(block)) == key:

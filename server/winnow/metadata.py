@@ -247,8 +247,11 @@ def _segment_heading(title: str, headings: Iterable[HtmlElement]) -> HtmlElement
     parts = {_tidy(part).casefold() for part in _SEPARATOR_RE.split(title)}
     if len(parts) < 2:
         return None
-    return next((h for h in headings if _word_count(_tidy(h.text_content())) >= MIN_TITLE_WORDS
-                 and _tidy(h.text_content()).casefold() in parts), None)
+    for heading in headings:
+        text = _tidy(heading.text_content())
+        if _word_count(text) >= MIN_TITLE_WORDS and text.casefold() in parts:
+            return heading
+    return None
 
 
 def _heads_title(text: str, wanted: str) -> bool:

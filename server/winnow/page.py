@@ -30,6 +30,8 @@ WN_HIDDEN = "data-wn-hidden"
 
 HAS_IDS_XPATH = f"boolean(descendant::*/@{WN_ID})"
 
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
 HIDING_ATTRS = (WN_HIDDEN, "hidden", "aria-hidden", "style")
 """The attributes `is_hidden` reads: an element without any of them is not hidden."""
 

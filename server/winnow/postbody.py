@@ -22,11 +22,10 @@ from lxml.html import HtmlElement
 
 from winnow.article import is_comments
 from winnow.mibat import DomTree
+from winnow.page import HEADING_TAGS
 from winnow.postfields import MAX_DATE_LINE_CHARS, NAME_CHAR_RE, names_of
 from winnow.postview import RecordView
 from winnow.tree import BLOCK_TAGS, normalize_space
-
-HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 TITLE_PREFIX_CHARS = 6
 """Characters a post's title line may add before the thread title ("Re: ", "AW: ")."""

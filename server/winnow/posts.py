@@ -40,9 +40,8 @@ from winnow.mibat import (
     same_kind_records,
     template_records,
 )
-from winnow.page import Page, wn_id
+from winnow.page import HEADING_TAGS, Page, wn_id
 from winnow.postbody import (
-    HEADING_TAGS,
     Body,
     body_element,
     cut_body,

@@ -230,9 +230,9 @@ def _block_attrs(el: HtmlElement, tag: str) -> dict[str, str]:
     attrs = _common_attrs(el)
     if tag == "td" or tag == "th":
         for name in ("colspan", "rowspan"):
-            value = (el.get(name) or "").strip()
-            if value.isdigit() and 1 < int(value) <= MAX_SPAN:
-                attrs[name] = str(int(value))
+            span = _span(el, name)
+            if span is not None and 1 < span <= MAX_SPAN:
+                attrs[name] = str(span)
     elif tag == "ol":
         start = (el.get("start") or "").strip()
         if start.lstrip("-").isdigit() and len(start) < 10 and int(start) != 1:
@@ -291,9 +291,15 @@ def _row_span(tr: HtmlElement) -> int:
     total = 0
     for cell in tr:
         if cell.tag in ("td", "th"):
-            span = (cell.get("colspan") or "1").strip()
-            total += min(int(span), MAX_SPAN) if span.isdigit() and int(span) > 0 else 1
+            total += min(_span(cell, "colspan") or 1, MAX_SPAN)
     return total
+
+
+def _span(cell: HtmlElement, name: str) -> int | None:
+    """A cell's colspan or rowspan as a positive number, or None when it is missing or no
+    such number."""
+    value = (cell.get(name) or "").strip()
+    return int(value) if value.isdigit() and int(value) > 0 else None
 
 
 def _has_image(el: HtmlElement | None) -> bool:
@@ -368,9 +374,7 @@ class _Builder:
             self._flush()
             self.buf_el = target
         self.buf.append(core)
-        top = self.stack[-1]
-        top.has_content = top.last_inline = True
-        top.br_run = False
+        self._inline_added()
         if raw[-1].isspace():
             self.pending = _SPACE
 
@@ -507,6 +511,12 @@ class _Builder:
     def _reset_chain(self) -> None:
         for item in self.chain:
             item.out = None
+
+    def _inline_added(self) -> None:
+        """Note that inline content (text, an image, a formula) went into the open block."""
+        top = self.stack[-1]
+        top.has_content = top.last_inline = True
+        top.br_run = False
 
     def _element(self, parent: etree._Element, tag: str,
                  attrs: dict[str, str] | None = None) -> etree._Element:
@@ -669,9 +679,7 @@ class _Renderer(_Builder):
             if value and (name in ("alt", "title") or (value.isdigit() and len(value) < 6)):
                 attrs[name] = value
         self._element(self._target(), "img", attrs)
-        top = self.stack[-1]
-        top.has_content = top.last_inline = True
-        top.br_run = False
+        self._inline_added()
 
     def _formula(self, math: HtmlElement) -> None:
         """Copy a MathML formula: its presentation elements and attributes, its token text
@@ -696,9 +704,7 @@ class _Renderer(_Builder):
                     inner = etree.SubElement(target, child.tag, _mathml_attrs(child))
                 _math_text(inner, child.text)
                 stack.append((iter(child), inner, target, child.tail))
-        top = self.stack[-1]
-        top.has_content = top.last_inline = True
-        top.br_run = False
+        self._inline_added()
 
     def _noscript_fallback(self, img: HtmlElement) -> str | None:
         """Return the source of the <noscript> copy after a placeholder image, if any."""

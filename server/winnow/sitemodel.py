@@ -132,7 +132,7 @@ class Observation:
     layout: Layout
     chunks: list[Chunk]
     matches: list[tuple[int, float]] | None
-    texts: list[Chunk] = field(default_factory=list)
+    texts: list[Chunk]
     """The chunks keyed by text alone (`text_chunks`), for the site-wide table."""
 
 
@@ -203,7 +203,7 @@ class SiteModel:
         model = self.clusters.setdefault(cluster, ClusterModel())
         key = seen.page.url or str(self.pages_seen)
         model.learn(seen, self.anchors, key)
-        self.site_chunks.add(seen.texts or text_chunks(seen.chunks), sample_key=key)
+        self.site_chunks.add(seen.texts, sample_key=key)
         self._remember_anchors(seen.layout)
         self._remember_learned(keys, cluster)
         self.pages_seen += 1
@@ -263,7 +263,7 @@ class SiteModel:
 
     def _sources(self, seen: Observation) -> tuple[int | None, dict[str, set[int]]]:
         """`noise_sources`, and the cluster whose template gave them (None: the site's)."""
-        texts = seen.texts or text_chunks(seen.chunks)
+        texts = seen.texts
         site = set(ChunkLabels(tuple((c, self.site_chunks.count(c) >= SITE_MIN_DF)
                                      for c in texts)).template_ids)
         own = self._mature(seen)
