@@ -216,7 +216,9 @@ export async function exportTab(tabId, format) {
  * connection status comes apart, with followStatus, so that no change is missed.)
  */
 export async function tabInfo(tabId) {
-  const [tab, settings, probe] = await Promise.all([api.tabs.get(tabId), loadSettings(), pingContent(tabId)]);
+  const [tab, settings, probe] = await Promise.all([
+    api.tabs.get(tabId), loadSettings(), pingContent(tabId),
+  ]);
   return {
     tab: { id: tab.id, url: tab.url ?? null, title: tab.title ?? "", incognito: tab.incognito },
     site: siteOf(tab.url ?? ""),

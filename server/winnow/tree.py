@@ -365,7 +365,8 @@ def from_arrays(tags: Sequence[str], labels: Sequence[str], parents: Sequence[in
             raise TreeError(f"'{name}' has {len(arr)} entries for {n} labels")
     if n == 0:
         raise TreeError("a tree needs at least one node")
-    children, depths = _check_preorder(parents)
+    _check_preorder(parents)
+    children, depths = _children_depths(parents)
     return _assemble(tags, labels, parents, children, depths, texts, tails, wn_ids, elements)
 
 
@@ -388,7 +389,7 @@ def _assemble(tags: Sequence[str], labels: Sequence[str], parents: Sequence[int]
 
 def _children_depths(parents: Sequence[int]
                      ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """Children lists and depths of parents known to be in preorder (built from a tree)."""
+    """Children lists and depths of parents in preorder (built from a tree, or checked)."""
     kids: list[list[int]] = [[] for _ in parents]
     depths = [0] * len(parents)
     for v, p in enumerate(parents):
@@ -398,17 +399,14 @@ def _children_depths(parents: Sequence[int]
     return tuple(map(tuple, kids)), tuple(depths)
 
 
-def _check_preorder(parents: Sequence[int]
-                    ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """Children lists and depths; the parents must describe a preorder numbering.
+def _check_preorder(parents: Sequence[int]) -> None:
+    """Raise TreeError unless the parents describe a preorder numbering.
 
     In preorder the parent of node v is on the path from the root to node v - 1 (the open
     nodes); any other parent would break subtree contiguity.
     """
     if parents[0] != -1:
         raise TreeError("node 0 must be the root (parent -1)")
-    kids: list[list[int]] = [[] for _ in parents]
-    depths = [0] * len(parents)
     open_path = [0]
     for v in range(1, len(parents)):
         p = parents[v]
@@ -418,10 +416,7 @@ def _check_preorder(parents: Sequence[int]
             open_path.pop()
         if not open_path:
             raise TreeError(f"node {v} is not in preorder: its parent {p} is already closed")
-        kids[p].append(v)
-        depths[v] = depths[p] + 1
         open_path.append(v)
-    return tuple(tuple(k) for k in kids), tuple(depths)
 
 
 def _sizes(parents: Sequence[int]) -> tuple[int, ...]:

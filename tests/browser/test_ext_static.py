@@ -12,6 +12,7 @@ import subprocess
 
 import pytest
 from conftest import EXTENSION, WEB_EXT
+from winnow.markdown import MATHML_ATTRIBUTES, MATHML_TAGS
 
 LINT_WARNINGS_ACCEPTED = {"BACKGROUND_SERVICE_WORKER_IGNORED"}
 """One manifest serves both browsers: Firefox ignores `background.service_worker` (it runs
@@ -83,3 +84,18 @@ def test_web_ext_lint_is_clean() -> None:
     assert report["summary"]["errors"] == 0, report["errors"]
     assert {w["code"] for w in report["warnings"]} <= LINT_WARNINGS_ACCEPTED, report["warnings"]
     assert report["summary"]["notices"] == 0, report["notices"]
+
+
+def js_string_list(path: str, name: str) -> set[str]:
+    """The strings of a `const <name> = new Set([...])` or `= [...]` list in a source file."""
+    source = (EXTENSION / path).read_text()
+    block = re.search(rf"const {name} = (?:new Set\()?\[(.*?)\]", source, re.S)
+    assert block, name
+    return set(re.findall(r'"([\w-]+)"', block.group(1)))
+
+
+def test_reader_keeps_the_formula_vocabulary_the_server_sends() -> None:
+    """The reader's sanitizer rebuilds the MathML elements and attributes the server's
+    sanitizer lets through, no more and no fewer (one allow-list, written in two languages)."""
+    assert js_string_list("reader/render.js", "MATHML") == MATHML_TAGS
+    assert js_string_list("reader/render.js", "MATHML_ATTRIBUTES") == MATHML_ATTRIBUTES
