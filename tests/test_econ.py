@@ -575,6 +575,20 @@ def test_link_lines_before_the_article_text_are_dropped() -> None:
     assert "professor" in article_text(f"<div id='story'>{note}{story}</div>")
 
 
+def test_annotated_link_list_in_the_text_is_kept_and_bare_links_go() -> None:
+    """A roundup whose items say more than their links is the post; a list of bare story
+    links between its paragraphs is a related-stories box."""
+    roundup = ("<ul><li>Storm forces <a href='/a'>hospital evacuation</a>.</li>"
+               "<li><a href='/b'>Skepticism about pay for performance</a>.</li>"
+               "<li>The causes of <a href='/c'>debt after a health event</a>.</li></ul>")
+    related = ("<ul><li><a href='/d'>Why the town is in uproar over it.</a></li>"
+               "<li><a href='/e'>A man describes the night of the flood.</a></li></ul>")
+    text = article_text(f"<div><p>{SENTENCE} {SENTENCE}</p>{roundup}{related}"
+                        f"<p>{SENTENCE}</p></div>")
+    assert "Storm forces hospital evacuation" in text and "The causes of" in text
+    assert "uproar" not in text
+
+
 def test_rail_of_blurbs_after_a_post_does_not_join_it() -> None:
     """A short post beside a box of punctuated blurbs: the climb stops below their parent."""
     post = "".join(f"<p>{SENTENCE} {SENTENCE} Part {i}, in full.</p><img src='{i}.png'>"

@@ -116,6 +116,12 @@ SHORT_PAGE_CHARS = 500
 """A page whose longest text-para is shorter than this is a short page (ECON IV.C)."""
 
 TAIL_LINK_DENSITY = 0.5
+
+# A list in the article's text is kept, links and all, when this share of its items have
+# words outside their links (link density below the maximum).
+LIST_TAGS = frozenset({"ul", "ol"})
+MAX_ANNOTATED_LINK_DENSITY = 0.7
+MIN_ANNOTATED_ITEMS = 1 / 3
 """Blocks after the article with more link text than this are link lists, not prose."""
 
 LEGAL_NOTICE_RE = re.compile(
@@ -660,12 +666,13 @@ _BLOCKS = frozenset({"div", "ul", "ol", "table", "section", "dl", "form", "heade
 def _link_lists(stats: TreeStats, summary: int, snippet: int) -> list[int]:
     """Blocks inside the summary-node that are mostly links and hold no sentences, or whose
     class says noise and that hold few sentences (Readability's conditional cleaning).
-    Blocks around the snippet-node are the article itself and are never pruned."""
+    Blocks around the snippet-node are the article itself and are never pruned, nor are
+    lists among its paragraphs whose items say more than their links."""
     found = []
     for i in range(summary + 1, stats.end[summary]):
         if stats.excluded[i] or stats.elements[i].tag not in _BLOCKS:
             continue
-        if econ.is_descendant(stats, snippet, i):
+        if econ.is_descendant(stats, snippet, i) or _annotated_list(stats, i, snippet):
             continue
         if stats.link_density(i) > MAX_LINK_DENSITY and stats.content_punc(i) <= 1:
             found.append(i)
@@ -675,6 +682,17 @@ def _link_lists(stats: TreeStats, summary: int, snippet: int) -> list[int]:
               and stats.content_punc(i) < FEW_SENTENCES and stats.content_chars(i) < 250):
             found.append(i)
     return found
+
+
+def _annotated_list(stats: TreeStats, i: int, snippet: int) -> bool:
+    """A list beside the snippet-node whose items carry words of their own around their
+    links: a link roundup, a schedule, a list of tools. A box of related stories is a
+    list of bare links."""
+    if stats.elements[i].tag not in LIST_TAGS or stats.parent[i] != stats.parent[snippet]:
+        return False
+    items = [k for k in _children(stats, i) if stats.chars[k]]
+    annotated = [k for k in items if stats.link_density(k) < MAX_ANNOTATED_LINK_DENSITY]
+    return bool(items) and len(annotated) >= len(items) * MIN_ANNOTATED_ITEMS
 
 
 def _class_weight(el: HtmlElement) -> int:
