@@ -339,6 +339,18 @@ def test_teaser_lists_ignores_two_records_and_prose() -> None:
     assert article.teaser_lists(stats_of(f"<html><body><ul>{long_items}</ul></body></html>")) == []
 
 
+def test_teaser_lists_spares_a_list_among_paragraphs_of_prose() -> None:
+    """A blog carnival's links stand among the post's paragraphs; the same list in a rail
+    of its own is a list of teasers."""
+    items = "".join(f'<li><a href="/{n}">Post number {n}</a> by Jo, on lean work.</li>'
+                    for n in range(3))
+    prose = f"<p>{SENTENCE} {SENTENCE}</p>"
+    in_post = stats_of(f"<html><body><div>{prose}<ul>{items}</ul></div></body></html>")
+    assert article.teaser_lists(in_post) == []
+    in_rail = stats_of(f"<html><body><div>{prose}</div><div><ul>{items}</ul></div></body></html>")
+    assert len(article.teaser_lists(in_rail)) == 3
+
+
 # --- article.extract_article and label_regions ------------------------------------------------
 
 COMMENT = ("<div class='c'><p>I disagree, strongly. This is wrong, and here is why: taxes. "

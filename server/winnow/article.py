@@ -85,6 +85,10 @@ MAX_TEASER_CHARS = 600
 MIN_TEASER_LINK_DENSITY = 0.1
 MIN_TEASERS_WITH_LINK = 0.8
 """Share of the records that must open with a link (a headline link)."""
+MIN_PROSE_PUNC = 2
+MIN_PROSE_CHARS = 100
+"""A list beside a paragraph of prose (this many sentence marks and characters outside
+links) is in the text: its records are no teasers."""
 
 MAX_LABEL_CHARS = 40
 """Text without punctuation up to this length (non-link chars) is a label, not the end of the
@@ -274,7 +278,8 @@ def teaser_lists(stats: TreeStats) -> list[int]:
 
     Three or more siblings with the same tag and class that each hold a link and little
     text form a list of records, not prose; article paragraphs repeat too but are not led
-    by links (the record idea of MDR and MiBAT, applied to template noise).
+    by links (the record idea of MDR and MiBAT, applied to template noise). A list that
+    stands among the paragraphs of a post is what the post links to, and stays.
     """
     groups: dict[tuple[int, str, str], list[int]] = {}
     for i in range(1, len(stats.elements)):
@@ -284,9 +289,21 @@ def teaser_lists(stats: TreeStats) -> list[int]:
             groups.setdefault(key, []).append(i)
     found: list[int] = []
     for items in groups.values():
-        if len(items) >= MIN_TEASERS and _are_teasers(stats, items):
+        if (len(items) >= MIN_TEASERS and _are_teasers(stats, items)
+                and not _in_prose(stats, items)):
             found.extend(items)
     return found
+
+
+def _in_prose(stats: TreeStats, items: list[int]) -> bool:
+    """Records that are the items of a list standing among paragraphs of prose: the list of
+    links a post is about (a roundup, a blog carnival), not a rail beside it."""
+    parent = stats.parent[items[0]]
+    if stats.elements[parent].tag not in LIST_TAGS or parent == 0:
+        return False
+    return any(stats.elements[k].tag == "p" and stats.content_punc(k) >= MIN_PROSE_PUNC
+               and stats.content_chars(k) >= MIN_PROSE_CHARS
+               for k in _children(stats, stats.parent[parent]))
 
 
 def _are_teasers(stats: TreeStats, items: list[int]) -> bool:
