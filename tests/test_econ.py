@@ -601,6 +601,16 @@ def test_annotated_link_list_in_the_text_is_kept_and_bare_links_go() -> None:
     assert "uproar" not in text
 
 
+def test_slideshow_list_with_more_sentences_than_the_story_is_noise() -> None:
+    """A gallery's captions can outnumber the story's sentences; a list named a slideshow is
+    still noise, not a layout wrapper."""
+    slides = "".join(f"<li><img src='{n}.jpg'><p>A runner, left, competes in heat {n}, on "
+                     "Wednesday. (AP Photo, London.)</p></li>" for n in range(12))
+    text = article_text(f"<ul class='hp-slideshow'>{slides}</ul>"
+                        f"<div><p>{SENTENCE} {SENTENCE}</p><p>{SENTENCE}</p></div>")
+    assert "council" in text and "runner" not in text
+
+
 def test_rail_of_blurbs_after_a_post_does_not_join_it() -> None:
     """A short post beside a box of punctuated blurbs: the climb stops below their parent."""
     post = "".join(f"<p>{SENTENCE} {SENTENCE} Part {i}, in full.</p><img src='{i}.png'>"

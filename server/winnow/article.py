@@ -243,8 +243,9 @@ def _is_wrapper(stats: TreeStats, i: int, heading: int | None, limit: float) -> 
     """A hinted container holding most of the page's sentences (`limit` punctuation marks)
     wraps the article: class names that speak of a layout (`page no-sidebars`). With the
     title's heading known, it must hold that heading, and then even an <aside> a site put its
-    post in is one; without it, an <aside>, a comment list or a navigation role never is."""
-    if stats.content_punc(i) < limit:
+    post in is one; without it, an <aside>, a comment list or a navigation role never is.
+    A list never wraps a page: a slideshow's many captions are still a slideshow."""
+    if stats.content_punc(i) < limit or stats.elements[i].tag in LIST_TAGS:
         return False
     if heading is None:
         return not _named_noise(stats.elements[i])
