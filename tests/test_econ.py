@@ -297,6 +297,8 @@ def test_is_descendant() -> None:
     '<div class="share-buttons">x</div>',
     '<div id="foot">x</div>',  # the page's foot, as "footer" is
     '<div class="el-carousel__wrapper">x</div>',  # a gallery or story carousel widget
+    '<div class="foot-text-dark" id="blq-foot">x</div>',  # "text" is styling, not content
+    '<div class="newsletter-wrapper text-18">x</div>',  # a Tailwind text size
 ])
 def test_is_noise_hint_true(html: str) -> None:
     assert article.is_noise_hint(element(html))

@@ -44,7 +44,7 @@ HIDING_CLASSES = frozenset({"hidden", "hide", "d-none", "is-hidden", "display-no
 """Utility classes of CSS frameworks that hide an element (Bootstrap, Tailwind, Bulma)."""
 
 MAYBE_CONTENT_RE = re.compile(r"and|article|body|column|content|main|mathjax|shadow|story|"
-                              r"entry|post|text", re.I)
+                              r"entry|post", re.I)
 """Words that overrule UNLIKELY_RE: 'main-header' may hold the article (Readability)."""
 
 COMMENTS_RE = re.compile(r"comment|disqus|replies|respond|reactions", re.I)
