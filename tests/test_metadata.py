@@ -195,6 +195,14 @@ def test_title_of_site_and_section_parts_is_the_heading_showing_one_part() -> No
     assert other.heading is None and "Victim May Be Blind" in (other.title or "")
 
 
+def test_site_colon_headline_title_finds_the_heading_showing_the_headline() -> None:
+    """Blogger titles read "Blog Name: Post Title"; the post's h3 shows the headline."""
+    md = meta_of("<title>10Q Detective: Research in Backward's Motion?</title>",
+                 "<h1>10Q Detective</h1><h3>Research in Backward's Motion?</h3><p>text</p>")
+    assert md.title == "Research in Backward's Motion?"
+    assert md.heading is not None and md.heading.tag == "h3"
+
+
 def test_missing_title() -> None:
     assert meta_of("", "<p>No title anywhere.</p>").title is None
 

@@ -242,9 +242,12 @@ def _heading_rank(heading: HtmlElement, wanted: str) -> int | None:
 
 def _segment_heading(title: str, headings: Iterable[HtmlElement]) -> HtmlElement | None:
     """The first h1/h2/h3 that shows one part of a title made of parts joined by separators
-    ("Site - Headline - Section | More"), the headline among site and section names that
-    the title cleaning could not tell apart; None without one."""
+    ("Site - Headline - Section | More", "Blog Name: Post Title"), the headline among site
+    and section names that the title cleaning could not tell apart; None without one."""
     parts = {_tidy(part).casefold() for part in _SEPARATOR_RE.split(title)}
+    _, colon, after_site = title.partition(": ")
+    if colon:
+        parts.add(_tidy(after_site).casefold())
     if len(parts) < 2:
         return None
     for heading in headings:
