@@ -299,6 +299,7 @@ def test_is_descendant() -> None:
     '<div class="el-carousel__wrapper">x</div>',  # a gallery or story carousel widget
     '<div class="foot-text-dark" id="blq-foot">x</div>',  # "text" is styling, not content
     '<div class="newsletter-wrapper text-18">x</div>',  # a Tailwind text size
+    '<div class="trackbacks">x</div>',  # TypePad's "Listed below are links to weblogs ..."
 ])
 def test_is_noise_hint_true(html: str) -> None:
     assert article.is_noise_hint(element(html))

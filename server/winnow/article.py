@@ -36,7 +36,7 @@ UNLIKELY_RE = re.compile(
     r"newsletter|promo|outbrain|taboola|cookie|masthead|subscribe|signup|toolbar|"
     r"byline|author|bio|footnote|contact|tags|shopping|scroll|"
     r"sr-only|visually-hidden|visuallyhidden|screen-reader|off-screen|offscreen|copyright|"
-    r"carousel|slideshow",
+    r"carousel|slideshow|trackback",
     re.I)
 """Class/id words of template noise (Mozilla Readability's unlikelyCandidates, extended)."""
 
