@@ -574,6 +574,17 @@ def test_blog_engine_lines_under_a_post_are_dropped() -> None:
     assert "Tags matter" in told
 
 
+def test_calls_to_subscribe_closing_a_post_are_dropped() -> None:
+    post = f"<div class='post'><p>{SENTENCE}</p><p>{SENTENCE}</p></div>"
+    calls = ("<p>Sign up for our free newsletter, and get the ebook free.</p>"
+             "<p>Follow me on Twitter. Subscribe to new posts via RSS or email.</p>")
+    text = article_text(f"<div>{post}{calls}</div>")
+    assert "council" in text and "newsletter" not in text and "Twitter" not in text
+    told = article_text(f"<div>{post}<p>Subscribers, the mayor said, will pay less next year."
+                        "</p></div>")
+    assert "Subscribers" in told
+
+
 def test_link_lines_before_the_article_text_are_dropped() -> None:
     """A post's 'previous | Main | next' line before its text goes; a linked sentence stays."""
     nav = ("<p><a href='/p1'>« Fixes for 5.1 are out, finally.</a> | <a href='/'>Main</a> | "

@@ -133,9 +133,12 @@ LEGAL_NOTICE_RE = re.compile(
 POST_FOOTER_RE = re.compile(
     r"^\W*((tags|categories|category|filed under|posted in|labels)\s*:"
     r"|this entry was posted\b|you can follow any responses to this entry"
-    r"|listed below are links to (weblogs|blogs) that reference)", re.I)
+    r"|listed below are links to (weblogs|blogs) that reference"
+    r"|(sign[ -]?up|subscribe|join our|follow (me|us)|to receive these|stay up[ -]to[ -]date)\b)",
+    re.I)
 """The lines blog engines print under a post (WordPress, Blogger, TypePad): its tags and
-categories, when it was posted, its feed and trackbacks."""
+categories, when it was posted, its feed and trackbacks; and the calls to subscribe or
+follow that close a post ("Sign up for our newsletter", "Follow me on Twitter")."""
 AD_LABEL_RE = re.compile(
     r"^\W*(advertisements?|sponsored|(story|article) continues( below)?|"
     r"(continue reading|advertisement continues) below)\W*$", re.I)
@@ -561,9 +564,10 @@ def _trailing_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]
     """Blocks after the article's text on each level from the summary-node down to the
     snippet: scanning back from the end, link lists ("Today's top stories", "Related
     links"), legal notices ("Copyright © 2009 ...", "All rights reserved"), the lines blog
-    engines print under a post ("Tags: ...", "This entry was posted ...") and blocks whose
-    names say noise are template tails, up to the first block that is none of these. Past
-    the text, no content word overrules a noise word: `article-author` is the author's box."""
+    engines print under a post ("Tags: ...", "This entry was posted ...", "Subscribe ...")
+    and blocks whose names say noise are template tails, up to the first block that is none
+    of these. Past the text, no content word overrules a noise word: `article-author` is
+    the author's box."""
     return _outer_noise(stats, _beside_path(stats, summary, snippet, drop, after=True),
                         lambda i: (stats.link_density(i) > TAIL_LINK_DENSITY
                                    or _short_notice(stats, i, LEGAL_NOTICE_RE)
