@@ -569,6 +569,9 @@ def test_blog_engine_lines_under_a_post_are_dropped() -> None:
     post = f"<div class='post'><p>{SENTENCE}</p><p>{SENTENCE}</p></div>"
     text = article_text(f"<div>{post}{footer}</div>")
     assert "council" in text and "This entry was posted" not in text and "Tags" not in text
+    filed = ("<p>This post was written by Jo. Posted in <a href='/c'>C++</a>, Talks &amp; Events "
+             "| <a href='#respond'>Leave a Comment</a></p>")
+    assert "Posted in" not in article_text(f"<div>{post}{filed}</div>")
     told = article_text(f"<div>{post}<p>Tags matter, the editor said: they help readers find "
                         "more.</p></div>")
     assert "Tags matter" in told

@@ -131,8 +131,9 @@ MIN_ANNOTATED_ITEMS = 1 / 3
 LEGAL_NOTICE_RE = re.compile(
     r"^\W*(©|\(c\)\s*\d{4}|copyright\b)|all rights reserved|may not be (re)?published", re.I)
 POST_FOOTER_RE = re.compile(
-    r"^\W*((tags|categories|category|filed under|posted in|labels)\s*:"
-    r"|this entry was posted\b|you can follow any responses to this entry"
+    r"^\W*((tags|categories|category|filed under|labels)\s*:|posted in\b"
+    r"|this (entry|post) was (posted|written)\b|this was written by\b"
+    r"|you can follow any responses to this entry"
     r"|listed below are links to (weblogs|blogs) that reference"
     r"|(sign[ -]?up|subscribe|join our|follow (me|us)|to receive these|stay up[ -]to[ -]date)\b)",
     re.I)
