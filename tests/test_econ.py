@@ -628,6 +628,23 @@ def test_slideshow_list_with_more_sentences_than_the_story_is_noise() -> None:
     assert "council" in text and "runner" not in text
 
 
+def test_article_split_in_sibling_parts_is_joined() -> None:
+    """A lead paragraph in its own part before a photo, then the rest of the story in a
+    second part of the same class: both parts are the article, the header before is not."""
+    lead = f"<div class='articleBody'><p>{SENTENCE} Lead paragraph, first.</p></div>"
+    photo = "<div class='inline'><img src='a.jpg'><p>A photo</p></div>"
+    rest = "".join(f"<p>{SENTENCE} {SENTENCE}</p>" for _ in range(4))
+    labels = " ".join(["Share this story with friends and family"] * 8)  # long, unpunctuated
+    page = parse_page(f"<html><body><div id='col'><div class='tools'>{labels}</div>"
+                      f"{lead}{photo}<div class='articleBody'>{rest}</div>"
+                      "<div class='more'><a href='/x'>More news</a></div></div></body></html>")
+    found = article.extract_article(page)
+    text = found.content.text_content()
+    assert found.source.get("id") == "col"
+    assert "Lead paragraph" in text and text.count("council") == 9
+    assert "Share this" not in text and "More news" not in text
+
+
 def test_rail_of_blurbs_after_a_post_does_not_join_it() -> None:
     """A short post beside a box of punctuated blurbs: the climb stops below their parent."""
     post = "".join(f"<p>{SENTENCE} {SENTENCE} Part {i}, in full.</p><img src='{i}.png'>"

@@ -85,10 +85,12 @@ MAX_TEASER_CHARS = 600
 MIN_TEASER_LINK_DENSITY = 0.1
 MIN_TEASERS_WITH_LINK = 0.8
 """Share of the records that must open with a link (a headline link)."""
+
 MIN_PROSE_PUNC = 2
 MIN_PROSE_CHARS = 100
-"""A list beside a paragraph of prose (this many sentence marks and characters outside
-links) is in the text: its records are no teasers."""
+"""Prose: a block with this many sentence marks and characters outside links. A list beside
+a paragraph of prose is in the text (its records are no teasers); sibling parts of an
+article each hold prose."""
 
 MAX_LABEL_CHARS = 40
 """Text without punctuation up to this length (non-link chars) is a label, not the end of the
@@ -306,8 +308,7 @@ def _in_prose(stats: TreeStats, items: list[int]) -> bool:
     parent = stats.parent[items[0]]
     if stats.elements[parent].tag not in LIST_TAGS or parent == 0:
         return False
-    return any(stats.elements[k].tag == "p" and stats.content_punc(k) >= MIN_PROSE_PUNC
-               and stats.content_chars(k) >= MIN_PROSE_CHARS
+    return any(stats.elements[k].tag == "p" and _is_prose(stats, k)
                for k in _children(stats, stats.parent[parent]))
 
 
@@ -543,7 +544,9 @@ def extract_article(page: Page, hints: PageHints | None = None) -> ArticleConten
     if found is None:
         return None
     summary, snippet, pruned = found
+    summary, outside = _join_parts(stats, summary)
     drop = set(i for i in pruned if econ.is_descendant(stats, i, summary))
+    drop.update(outside)
     drop.update(_excluded_roots(stats, summary))
     drop.update(_link_lists(stats, summary, snippet))
     drop.update(_trailing_noise(stats, summary, snippet, drop))
@@ -551,6 +554,31 @@ def extract_article(page: Page, hints: PageHints | None = None) -> ArticleConten
     drop.update(_comments_section(stats, summary, snippet))
     drop.update(_ad_labels(stats, summary))
     return _build(stats, summary, drop, page_chars)
+
+
+def _join_parts(stats: TreeStats, summary: int) -> tuple[int, list[int]]:
+    """The summary-node's parent, and its children outside the article, when the article is
+    split into sibling parts of one tag and class with prose in each (a lead paragraph in
+    its own `articleBody` before a photo, then the rest): Readability joins such siblings.
+    Otherwise the summary-node itself and nothing to drop."""
+    el = stats.elements[summary]
+    names = el.get("class")
+    if summary == 0 or not names:
+        return summary, []
+    parent = stats.parent[summary]
+    kids = _children(stats, parent)
+    parts = [k for k in kids if k != summary and stats.elements[k].tag == el.tag
+             and stats.elements[k].get("class") == names and _is_prose(stats, k)]
+    if not parts:
+        return summary, []
+    first, last = min(parts + [summary]), max(parts + [summary])
+    return parent, [k for k in kids if k < first or k > last]
+
+
+def _is_prose(stats: TreeStats, i: int) -> bool:
+    """A block with a sentence or more of text outside links (MIN_PROSE_*)."""
+    return (not stats.excluded[i] and stats.content_punc(i) >= MIN_PROSE_PUNC
+            and stats.content_chars(i) >= MIN_PROSE_CHARS)
 
 
 def _ad_labels(stats: TreeStats, summary: int) -> list[int]:
