@@ -645,6 +645,25 @@ def test_article_split_in_sibling_parts_is_joined() -> None:
     assert "Share this" not in text and "More news" not in text
 
 
+def test_standfirst_beside_the_headline_joins_the_article() -> None:
+    """A header box the article leaves out holds the headline and a standfirst that says what
+    the page's description says: the standfirst opens the article; other header lines and
+    a standfirst unlike the description stay out."""
+    deck = ("Google is reintroducing GrandCentral, a phone service it bought two years ago, as "
+            "Google Voice, its new tool for our phone calls.")
+    html = (f"<html><body><div class='promo-zone'><h2>Google Voice arrives</h2><p>{deck}</p>"
+            "<p>By Jo Smith, March 12</p></div>"
+            f"<div class='story'><p>{SENTENCE} {SENTENCE}</p><p>{SENTENCE}</p></div></body></html>")
+    page = parse_page(html)
+    hints = article.PageHints(page.body.find(".//h2"), description=deck)
+    found = article.extract_article(page, hints)
+    text = found.content.text_content()
+    assert text.startswith("Google is reintroducing") and "council" in text
+    assert "Jo Smith" not in text
+    other = article.PageHints(page.body.find(".//h2"), description="A page about phones.")
+    assert "GrandCentral" not in article.extract_article(page, other).content.text_content()
+
+
 def test_rail_of_blurbs_after_a_post_does_not_join_it() -> None:
     """A short post beside a box of punctuated blurbs: the climb stops below their parent."""
     post = "".join(f"<p>{SENTENCE} {SENTENCE} Part {i}, in full.</p><img src='{i}.png'>"

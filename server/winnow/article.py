@@ -26,6 +26,7 @@ from lxml.html import HtmlElement
 
 from winnow import econ
 from winnow.econ import TreeStats
+from winnow.metadata import text_similarity
 from winnow.page import HEADING_TAGS, Page, is_hidden, wn_id
 from winnow.tree import normalize_space
 
@@ -91,6 +92,12 @@ MIN_PROSE_CHARS = 100
 """Prose: a block with this many sentence marks and characters outside links. A list beside
 a paragraph of prose is in the text (its records are no teasers); sibling parts of an
 article each hold prose."""
+
+STANDFIRST_TAGS = frozenset({"p", "div"})
+MAX_STANDFIRST_CHARS = 500
+MIN_STANDFIRST_SIMILARITY = 0.8
+"""A standfirst is a block of prose of at most this length right under the headline that
+says what the page's description says (text_similarity, either way round)."""
 
 MAX_LABEL_CHARS = 40
 """Text without punctuation up to this length (non-link chars) is a label, not the end of the
@@ -522,6 +529,8 @@ class PageHints:
 
     title_heading: HtmlElement | None = None
     template_noise: Sequence[HtmlElement] = ()
+    description: str | None = None
+    """The page's own description (meta tags, JSON-LD): it tells a standfirst."""
 
 
 def extract_article(page: Page, hints: PageHints | None = None) -> ArticleContent | None:
@@ -538,6 +547,7 @@ def extract_article(page: Page, hints: PageHints | None = None) -> ArticleConten
     roots = noise_roots(stats, heading)
     roots.extend(template_roots(stats, _indices(stats, hints.template_noise)))
     econ.exclude_subtrees(stats, roots)
+    title = heading
     if heading is not None and stats.excluded[heading]:
         heading = None
     found = summary_node(stats, heading)
@@ -553,7 +563,8 @@ def extract_article(page: Page, hints: PageHints | None = None) -> ArticleConten
     drop.update(_leading_noise(stats, summary, snippet, drop))
     drop.update(_comments_section(stats, summary, snippet))
     drop.update(_ad_labels(stats, summary))
-    return _build(stats, summary, drop, page_chars)
+    deck = _standfirst(stats, title, summary, drop, hints.description)
+    return _build(stats, summary, drop, page_chars, deck)
 
 
 def _join_parts(stats: TreeStats, summary: int) -> tuple[int, list[int]]:
@@ -579,6 +590,46 @@ def _is_prose(stats: TreeStats, i: int) -> bool:
     """A block with a sentence or more of text outside links (MIN_PROSE_*)."""
     return (not stats.excluded[i] and stats.content_punc(i) >= MIN_PROSE_PUNC
             and stats.content_chars(i) >= MIN_PROSE_CHARS)
+
+
+def _standfirst(stats: TreeStats, title: int | None, summary: int, drop: set[int],
+                description: str | None) -> int | None:
+    """The block right after the title's heading that the article leaves out, when it is the
+    page's own description in a sentence or two: the standfirst a header box holds beside
+    the headline ("Google is finally reintroducing GrandCentral, ..."). None otherwise."""
+    if title is None or not description:
+        return None
+    j = _next_with_text(stats, title)
+    if j is None or econ.is_descendant(stats, summary, j) or _kept(stats, j, summary, drop):
+        return None
+    el = stats.elements[j]
+    text = _text(stats, j)
+    link_chars = sum(len(normalize_space(a.text_content())) for a in el.iter("a"))
+    return j if (el.tag in STANDFIRST_TAGS
+                 and MIN_PROSE_CHARS <= len(text) <= MAX_STANDFIRST_CHARS
+                 and econ.punc_num(text) >= MIN_PROSE_PUNC
+                 and link_chars <= TAIL_LINK_DENSITY * len(text)
+                 and max(text_similarity(text, description),
+                         text_similarity(description, text)) >= MIN_STANDFIRST_SIMILARITY
+                 ) else None
+
+
+def _next_with_text(stats: TreeStats, i: int) -> int | None:
+    """The first later sibling of `i` with any text (even excluded text), or None."""
+    parent = stats.parent[i]
+    j = stats.end[i]
+    while j < stats.end[parent]:
+        if _text(stats, j):
+            return j
+        j = stats.end[j]
+    return None
+
+
+def _kept(stats: TreeStats, i: int, summary: int, drop: set[int]) -> bool:
+    """True when `i` is in the article: inside the summary-node, neither excluded nor dropped."""
+    if not summary <= i < stats.end[summary] or stats.excluded[i]:
+        return False
+    return not any(econ.is_descendant(stats, i, d) for d in drop)
 
 
 def _ad_labels(stats: TreeStats, summary: int) -> list[int]:
@@ -758,7 +809,8 @@ def _class_weight(el: HtmlElement) -> int:
     return weight
 
 
-def _build(stats: TreeStats, summary: int, drop: set[int], page_chars: int) -> ArticleContent:
+def _build(stats: TreeStats, summary: int, drop: set[int], page_chars: int,
+           deck: int | None = None) -> ArticleContent:
     """Copy the summary-node without the dropped subtrees (copy and original pair up in
     document order), and label the page's outermost content and noise elements."""
     original = stats.elements[summary]
@@ -770,6 +822,12 @@ def _build(stats: TreeStats, summary: int, drop: set[int], page_chars: int) -> A
         if twin.getparent() is not None:
             twin.drop_tree()
     content, noise = label_regions(stats, summary, drop)
+    if deck is not None:
+        twin = copy.deepcopy(stats.elements[deck])
+        twin.tail = None
+        clone.insert(0, twin)
+        content.append(deck)
+        noise = [i for i in noise if not econ.is_descendant(stats, deck, i)]
     confidence = min(1.0, stats.content_punc(summary) / FULL_CONFIDENCE_PUNC)
     return ArticleContent(clone, original, _ids(stats, content), _ids(stats, noise), "econ",
                           confidence, page_chars)

@@ -101,11 +101,12 @@ def _article_beside(page: Page, meta: Metadata, noise: list[HtmlElement],
     """ECON's article with the records left out, rendered, and the records' role; when the
     records are neither a thread nor comments, ECON runs again on the whole page."""
     found = extract_article(page, PageHints(meta.heading, noise + (thread.elements
-                                                                   if thread else [])))
+                                                                   if thread else []),
+                                            meta.description))
     rendered = _render(found, page.url, meta)
     role = _thread_role(thread, found, rendered, meta)
     if thread is not None and role == "none":
-        found = extract_article(page, PageHints(meta.heading, noise))
+        found = extract_article(page, PageHints(meta.heading, noise, meta.description))
         rendered = _render(found, page.url, meta)
     return found, rendered, role
 
