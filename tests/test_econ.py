@@ -300,6 +300,10 @@ def test_is_descendant() -> None:
     '<div class="foot-text-dark" id="blq-foot">x</div>',  # "text" is styling, not content
     '<div class="newsletter-wrapper text-18">x</div>',  # a Tailwind text size
     '<div class="trackbacks">x</div>',  # TypePad's "Listed below are links to weblogs ..."
+    '<div id="login-box">x</div>',
+    '<div class="lightbox-overlay">x</div>',
+    '<div class="textwidget">x</div>',  # WordPress's text widget, in a sidebar
+    '<div class="module-typelist">x</div>',  # TypePad's list widget, in a sidebar
 ])
 def test_is_noise_hint_true(html: str) -> None:
     assert article.is_noise_hint(element(html))
