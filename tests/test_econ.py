@@ -304,6 +304,7 @@ def test_is_descendant() -> None:
     '<div class="lightbox-overlay">x</div>',
     '<div class="textwidget">x</div>',  # WordPress's text widget, in a sidebar
     '<div class="module-typelist">x</div>',  # TypePad's list widget, in a sidebar
+    '<div id="secondary" class="widget-area">x</div>',  # WordPress themes' sidebar
 ])
 def test_is_noise_hint_true(html: str) -> None:
     assert article.is_noise_hint(element(html))

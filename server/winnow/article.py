@@ -37,11 +37,11 @@ UNLIKELY_RE = re.compile(
     r"newsletter|promo|outbrain|taboola|cookie|masthead|subscribe|signup|toolbar|"
     r"byline|author|bio|footnote|contact|tags|shopping|scroll|"
     r"sr-only|visually-hidden|visuallyhidden|screen-reader|off-screen|offscreen|copyright|"
-    r"carousel|slideshow|trackback|login|lightbox|textwidget|typelist",
+    r"carousel|slideshow|trackback|login|lightbox|textwidget|typelist|secondary",
     re.I)
 """Class/id words of template noise (Mozilla Readability's unlikelyCandidates, extended with
-words measured on the dev sets, and blog engines' widget classes: WordPress's `textwidget`,
-TypePad's `typelist`)."""
+words measured on the dev sets, and blog engines' sidebar names: WordPress's `textwidget` and
+`#secondary`, TypePad's `typelist`)."""
 
 HIDING_CLASSES = frozenset({"hidden", "hide", "d-none", "is-hidden", "display-none"})
 """Utility classes of CSS frameworks that hide an element (Bootstrap, Tailwind, Bulma)."""
