@@ -239,6 +239,9 @@ def test_meta_author_beats_body_byline() -> None:
     ("Author: Kim", "Kim"),
     ("By", None),
     ("Last Updated: January 7, 2025", None),
+    ("By David Chartier | Last updated March 12, 2009 10:42 AM CT", "David Chartier"),
+    ("By Jo Smith, Updated 3:49 PM EST, Fri January 4, 2013", "Jo Smith"),
+    ("Jo Smith-Jones", "Jo Smith-Jones"),
     ("  ", None),
     (None, None),
 ])

@@ -87,6 +87,9 @@ _TRAILING_DATE_RE = re.compile(
     rf"(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}\.?\s+{_MONTH},?\s+\d{{4}}"
     r"|\d{4}-\d\d-\d\d|\d{1,2}/\d{1,2}/\d{2,4}).*$", re.I)
 """A date (and whatever follows it: time, "Updated ...") appended to an author's name."""
+_TRAILING_DATE_LABEL_RE = re.compile(
+    r"\s*[|,•·–—-]\s*(?:last\s+)?(?:updated|published|posted|modified)\b.*$", re.I)
+"""A date label after an author's name, with or without its date ("| Last updated ...")."""
 _DIR_VALUES = ("ltr", "rtl")
 
 # Meta `property` holds a space-separated list; meta `name` holds one key.
@@ -583,11 +586,13 @@ def _in_furniture(el: HtmlElement) -> bool:
 
 
 def clean_byline(text: str | None) -> str | None:
-    """Unescape, collapse whitespace, drop a leading "By" and a trailing date; None if empty."""
+    """Unescape, collapse whitespace, drop a leading "By" and a trailing date or date label
+    ("| Last updated"); None if empty."""
     text = _BY_PREFIX_RE.sub("", _tidy(text))
     if text.lower() in _BY_WORDS or _DATE_LABEL_RE.match(text):
         return None
-    text = _TRAILING_DATE_RE.sub("", text).strip(" ,|•·-–—") or text
+    text = _TRAILING_DATE_LABEL_RE.sub("", _TRAILING_DATE_RE.sub("", text))
+    text = text.strip(" ,|•·-–—") or text
     return text or None
 
 
