@@ -131,13 +131,13 @@ SHORT_PAGE_CHARS = 500
 """A page whose longest text-para is shorter than this is a short page (ECON IV.C)."""
 
 TAIL_LINK_DENSITY = 0.5
+"""Blocks after the article with more link text than this are link lists, not prose."""
 
-# A list in the article's text is kept, links and all, when this share of its items have
-# words outside their links (link density below the maximum).
 LIST_TAGS = frozenset({"ul", "ol"})
 MAX_ANNOTATED_LINK_DENSITY = 0.7
 MIN_ANNOTATED_ITEMS = 1 / 3
-"""Blocks after the article with more link text than this are link lists, not prose."""
+"""A list in the article's text is kept, links and all, when this share of its items have
+words outside their links (an item's link density below the maximum)."""
 
 LEGAL_NOTICE_RE = re.compile(
     r"^\W*(©|\(c\)\s*\d{4}|copyright\b)|all rights reserved|may not be (re)?published", re.I)
@@ -549,7 +549,7 @@ def extract_article(page: Page, hints: PageHints | None = None) -> ArticleConten
     roots = noise_roots(stats, heading)
     roots.extend(template_roots(stats, _indices(stats, hints.template_noise)))
     econ.exclude_subtrees(stats, roots)
-    title = heading
+    title_heading = heading  # kept for the standfirst, even when a noise box holds it
     if heading is not None and stats.excluded[heading]:
         heading = None
     found = summary_node(stats, heading)
@@ -565,7 +565,7 @@ def extract_article(page: Page, hints: PageHints | None = None) -> ArticleConten
     drop.update(_leading_noise(stats, summary, snippet, drop))
     drop.update(_comments_section(stats, summary, snippet))
     drop.update(_ad_labels(stats, summary))
-    deck = _standfirst(stats, title, summary, drop, hints.description)
+    deck = _standfirst(stats, title_heading, summary, drop, hints.description)
     return _build(stats, summary, drop, page_chars, deck)
 
 
@@ -814,7 +814,8 @@ def _class_weight(el: HtmlElement) -> int:
 def _build(stats: TreeStats, summary: int, drop: set[int], page_chars: int,
            deck: int | None = None) -> ArticleContent:
     """Copy the summary-node without the dropped subtrees (copy and original pair up in
-    document order), and label the page's outermost content and noise elements."""
+    document order), a copy of the standfirst `deck` first if there is one, and label the
+    page's outermost content and noise elements."""
     original = stats.elements[summary]
     clone = copy.deepcopy(original)
     clone.tail = None
