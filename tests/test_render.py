@@ -174,6 +174,15 @@ def test_placeholder_detection() -> None:
     assert not is_placeholder("https://x.com/photos/blanket.jpg")
 
 
+def test_theme_graphics_are_left_out_and_uploads_kept() -> None:
+    out = render('<p><img src="/wp-content/themes/news/img/reuse.png" alt="Reuse">'
+                 '<img src="/mt-static/plugins/Theme/promo-small.png">'
+                 '<img src="/wp-content/uploads/2019/04/halibut.jpg" alt="Halibut">'
+                 '<img src="/wp-content/themes/news/thumb.php?src=/uploads/fish.jpg"></p>')
+    assert out.images == ["https://example.com/wp-content/uploads/2019/04/halibut.jpg",
+                          "https://example.com/wp-content/themes/news/thumb.php?src=/uploads/fish.jpg"]
+
+
 def test_picture_uses_best_source() -> None:
     out = render('<picture><source srcset="/p-800.webp 800w, /p-1600.webp 1600w">'
                  '<img src="/p-400.jpg" alt="P"></picture>')

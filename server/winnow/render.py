@@ -90,6 +90,11 @@ SRCSET_ATTRS = ("data-srcset", "data-lazy-srcset", "srcset")
 _PLACEHOLDER_RE = re.compile(  # file names like blank.gif, lazy-placeholder.png, spacer_1x1.gif
     r"(?:^|[/_.-])(?:(?:blank|placeholder|spacer|transparent|1x1)(?:[\d_.-][^/]*)?|"
     r"pixel|lazy|loading|loader|grey|gray|empty)\.(?:gif|png|svg|jpe?g|webp)$")
+_THEME_ASSET_RE = re.compile(r"/(?:themes|plugins|mt-static)/.*\.(?:gif|png|jpe?g|svg|webp)$",
+                             re.I)
+"""Image files in the folders of a site's theme and plugins (WordPress, Drupal, Movable Type):
+the template's share buttons, icons and decorations; articles' images live in uploads, and a
+theme's resizing script (thumb.php?src=...) serves them."""
 _IMAGE_URL_RE = re.compile(r"^\S+\.(?:jpe?g|png|webp|gif|avif)(?:[?#]\S*)?$", re.I)
 _SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
 _CONTROL_RE = re.compile(r"[\x00-\x20\x7f]+")
@@ -666,12 +671,13 @@ class _Renderer(_Builder):
         return attrs
 
     def _image(self, img: HtmlElement, src: str | None) -> None:
-        """Add an image unless it is a tracking pixel (1x1) or has no usable source."""
+        """Add an image unless it is a tracking pixel (1x1), a graphic of the site's theme
+        or has no usable source."""
         if any((img.get(attr) or "").strip().lower().removesuffix("px") in ("0", "1")
                for attr in ("width", "height")):
             return
         url = self.resolve(src if src is not None else self._noscript_fallback(img))
-        if url is None:
+        if url is None or _THEME_ASSET_RE.search(urlsplit(url).path):
             return
         attrs = {"src": url}
         for name in ("alt", "title", "width", "height"):
