@@ -667,6 +667,9 @@ def test_standfirst_beside_the_headline_joins_the_article() -> None:
     assert "Jo Smith" not in text
     other = article.PageHints(page.body.find(".//h2"), description="A page about phones.")
     assert "GrandCentral" not in article.extract_article(page, other).content.text_content()
+    repeated = parse_page(html.replace("<div class='story'>", f"<div class='story'><p>{deck}</p>"))
+    hints = article.PageHints(repeated.body.find(".//h2"), description=deck)
+    assert article.extract_article(repeated, hints).content.text_content().count("Google is") == 1
 
 
 def test_rail_of_blurbs_after_a_post_does_not_join_it() -> None:

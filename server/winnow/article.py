@@ -814,8 +814,8 @@ def _class_weight(el: HtmlElement) -> int:
 def _build(stats: TreeStats, summary: int, drop: set[int], page_chars: int,
            deck: int | None = None) -> ArticleContent:
     """Copy the summary-node without the dropped subtrees (copy and original pair up in
-    document order), a copy of the standfirst `deck` first if there is one, and label the
-    page's outermost content and noise elements."""
+    document order), a copy of the standfirst `deck` first if there is one and the article
+    does not repeat it, and label the page's outermost content and noise elements."""
     original = stats.elements[summary]
     clone = copy.deepcopy(original)
     clone.tail = None
@@ -825,7 +825,7 @@ def _build(stats: TreeStats, summary: int, drop: set[int], page_chars: int,
         if twin.getparent() is not None:
             twin.drop_tree()
     content, noise = label_regions(stats, summary, drop)
-    if deck is not None:
+    if deck is not None and _text(stats, deck) not in normalize_space(clone.text_content()):
         twin = copy.deepcopy(stats.elements[deck])
         twin.tail = None
         clone.insert(0, twin)
