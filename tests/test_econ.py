@@ -621,6 +621,9 @@ def test_annotated_link_list_in_the_text_is_kept_and_bare_links_go() -> None:
                         f"<p>{SENTENCE}</p></div>")
     assert "Storm forces hospital evacuation" in text and "The causes of" in text
     assert "uproar" not in text
+    meta = ("<ul class='meta'><li>March 3, 2009</li><li>Jo Smith</li><li>Politics</li></ul>")
+    assert "Politics" not in article_text(f"<div>{meta}<p>{SENTENCE} {SENTENCE}</p>"
+                                          f"<p>{SENTENCE}</p><p>{SENTENCE}</p></div>")
 
 
 def test_slideshow_list_with_more_sentences_than_the_story_is_noise() -> None:
@@ -648,6 +651,11 @@ def test_article_split_in_sibling_parts_is_joined() -> None:
     assert found.source.get("id") == "col"
     assert "Lead paragraph" in text and text.count("council") == 9
     assert "Share this" not in text and "More news" not in text
+    bio = ("<p>Jo Smith has written about housing, schools and the council since she moved "
+           "back home, in the spring; she also hosts our weekly podcast.</p>")
+    rows = parse_page(f"<html><body><div id='page'><div class='tools'>{labels}</div><div "
+                      f"class='row'>{rest}</div><div class='row'>{bio}</div></div></body></html>")
+    assert "podcast" not in article.extract_article(rows).content.text_content()
 
 
 def test_standfirst_beside_the_headline_joins_the_article() -> None:

@@ -303,22 +303,26 @@ def teaser_lists(stats: TreeStats) -> list[int]:
         if el.tag in TEASER_TAGS and stats.chars[i]:
             key = (stats.parent[i], el.tag, el.get("class") or "")
             groups.setdefault(key, []).append(i)
+    in_prose = _prose_parents(stats)
     found: list[int] = []
     for items in groups.values():
         if (len(items) >= MIN_TEASERS and _are_teasers(stats, items)
-                and not _in_prose(stats, items)):
+                and not _list_in_prose(stats, stats.parent[items[0]], in_prose)):
             found.extend(items)
     return found
 
 
-def _in_prose(stats: TreeStats, items: list[int]) -> bool:
-    """Records that are the items of a list standing among paragraphs of prose: the list of
-    links a post is about (a roundup, a blog carnival), not a rail beside it."""
-    parent = stats.parent[items[0]]
-    if stats.elements[parent].tag not in LIST_TAGS or parent == 0:
-        return False
-    return any(stats.elements[k].tag == "p" and _is_prose(stats, k)
-               for k in _children(stats, stats.parent[parent]))
+def _prose_parents(stats: TreeStats) -> set[int]:
+    """Elements with a paragraph of prose among their children: where a post's text is."""
+    return {stats.parent[i] for i, el in enumerate(stats.elements)
+            if el.tag == "p" and i > 0 and _is_prose(stats, i)}
+
+
+def _list_in_prose(stats: TreeStats, i: int, prose_parents: set[int]) -> bool:
+    """A list standing among paragraphs of prose: what a post links to or enumerates (a
+    roundup, a blog carnival, a schedule), not a rail beside it."""
+    return (i > 0 and stats.elements[i].tag in LIST_TAGS
+            and stats.parent[i] in prose_parents)
 
 
 def _are_teasers(stats: TreeStats, items: list[int]) -> bool:
@@ -571,17 +575,16 @@ def extract_article(page: Page, hints: PageHints | None = None) -> ArticleConten
 
 def _join_parts(stats: TreeStats, summary: int) -> tuple[int, list[int]]:
     """The summary-node's parent, and its children outside the article, when the article is
-    split into sibling parts of one tag and class with prose in each (a lead paragraph in
-    its own `articleBody` before a photo, then the rest): Readability joins such siblings.
-    Otherwise the summary-node itself and nothing to drop."""
-    el = stats.elements[summary]
-    names = el.get("class")
-    if summary == 0 or not names:
+    split into sibling parts of one tag and a class that names content, with prose in each
+    (a lead paragraph in its own `articleBody` before a photo, then the rest): Readability
+    joins such siblings. Otherwise the summary-node itself and nothing to drop."""
+    kind = _kind(stats.elements[summary])
+    if summary == 0 or not POSITIVE_RE.search(kind[1]):
         return summary, []
     parent = stats.parent[summary]
     kids = _children(stats, parent)
-    parts = [k for k in kids if k != summary and stats.elements[k].tag == el.tag
-             and stats.elements[k].get("class") == names and _is_prose(stats, k)]
+    parts = [k for k in kids if k != summary and _kind(stats.elements[k]) == kind
+             and _is_prose(stats, k)]
     if not parts:
         return summary, []
     first, last = min(parts + [summary]), max(parts + [summary])
@@ -770,30 +773,31 @@ _BLOCKS = frozenset({"div", "ul", "ol", "table", "section", "dl", "form", "heade
 def _link_lists(stats: TreeStats, summary: int, snippet: int) -> list[int]:
     """Blocks inside the summary-node that are mostly links and hold no sentences, or whose
     class says noise and that hold few sentences (Readability's conditional cleaning).
-    Blocks around the snippet-node are the article itself and are never pruned, nor are
-    lists among its paragraphs whose items say more than their links."""
+    Blocks around the snippet-node are the article itself and are never pruned; a list
+    among its paragraphs whose items say more than their links is no link list."""
+    in_prose = _prose_parents(stats) | {stats.parent[snippet]}
     found = []
     for i in range(summary + 1, stats.end[summary]):
         if stats.excluded[i] or stats.elements[i].tag not in _BLOCKS:
             continue
-        if econ.is_descendant(stats, snippet, i) or _annotated_list(stats, i, snippet):
+        if econ.is_descendant(stats, snippet, i):
             continue
-        if stats.link_density(i) > MAX_LINK_DENSITY and stats.content_punc(i) <= 1:
+        weight = _class_weight(stats.elements[i])
+        if weight < 0 and stats.content_punc(i) < FEW_SENTENCES:
             found.append(i)
-        elif _class_weight(stats.elements[i]) < 0 and stats.content_punc(i) < FEW_SENTENCES:
+        elif _list_in_prose(stats, i, in_prose) and _annotated(stats, i):
+            continue
+        elif stats.link_density(i) > MAX_LINK_DENSITY and stats.content_punc(i) <= 1:
             found.append(i)
-        elif (_class_weight(stats.elements[i]) <= 0 and stats.link_density(i) > 0.25
+        elif (weight <= 0 and stats.link_density(i) > 0.25
               and stats.content_punc(i) < FEW_SENTENCES and stats.content_chars(i) < 250):
             found.append(i)
     return found
 
 
-def _annotated_list(stats: TreeStats, i: int, snippet: int) -> bool:
-    """A list beside the snippet-node whose items carry words of their own around their
-    links: a link roundup, a schedule, a list of tools. A box of related stories is a
-    list of bare links."""
-    if stats.elements[i].tag not in LIST_TAGS or stats.parent[i] != stats.parent[snippet]:
-        return False
+def _annotated(stats: TreeStats, i: int) -> bool:
+    """A list whose items carry words of their own around their links (a share of them,
+    MIN_ANNOTATED_ITEMS); a box of related stories is a list of bare links."""
     items = [k for k in _children(stats, i) if stats.chars[k]]
     annotated = [k for k in items if stats.link_density(k) < MAX_ANNOTATED_LINK_DENSITY]
     return bool(items) and len(annotated) >= len(items) * MIN_ANNOTATED_ITEMS
