@@ -37,11 +37,13 @@ UNLIKELY_RE = re.compile(
     r"newsletter|promo|outbrain|taboola|cookie|masthead|subscribe|signup|toolbar|"
     r"byline|author|bio|footnote|contact|tags|shopping|scroll|"
     r"sr-only|visually-hidden|visuallyhidden|screen-reader|off-screen|offscreen|copyright|"
-    r"carousel|slideshow|trackback|login|lightbox|textwidget|typelist|secondary",
+    r"carousel|slideshow|trackback|(?<![a-z])login|lightbox|textwidget|typelist|"
+    r"(?<![a-z-])secondary",
     re.I)
 """Class/id words of template noise (Mozilla Readability's unlikelyCandidates, extended with
 words measured on the dev sets, and blog engines' sidebar names: WordPress's `textwidget` and
-`#secondary`, TypePad's `typelist`)."""
+`#secondary`, TypePad's `typelist`). `login` is not the one in `bloginfo`; `secondary` is not
+a utility class's (`text-secondary`, `btn-secondary`)."""
 
 HIDING_CLASSES = frozenset({"hidden", "hide", "d-none", "is-hidden", "display-none"})
 """Utility classes of CSS frameworks that hide an element (Bootstrap, Tailwind, Bulma)."""
@@ -142,11 +144,13 @@ words outside their links (an item's link density below the maximum)."""
 LEGAL_NOTICE_RE = re.compile(
     r"^\W*(©|\(c\)\s*\d{4}|copyright\b)|all rights reserved|may not be (re)?published", re.I)
 POST_FOOTER_RE = re.compile(
-    r"^\W*((tags|categories|category|filed under|labels)\s*:|posted in\b"
+    r"^\W*((tags|categories|category|filed under|labels)\s*:"
+    r"|posted in\b[^.]*(\||\bcomments?\b)"
     r"|this (entry|post) was (posted|written)\b|this was written by\b"
     r"|you can follow any responses to this entry"
     r"|listed below are links to (weblogs|blogs) that reference"
-    r"|(sign[ -]?up|subscribe|join our|follow (me|us)|to receive these|stay up[ -]to[ -]date)\b)",
+    r"|sign[ -]?up\b|subscribe\b|join our (newsletter|mailing list|list)\b"
+    r"|follow (me|us) on\b|to receive these\b|stay up[ -]to[ -]date\b)",
     re.I)
 """The lines blog engines print under a post (WordPress, Blogger, TypePad): its tags and
 categories, when it was posted, its feed and trackbacks; and the calls to subscribe or
