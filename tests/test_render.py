@@ -178,9 +178,12 @@ def test_theme_graphics_are_left_out_and_uploads_kept() -> None:
     out = render('<p><img src="/wp-content/themes/news/img/reuse.png" alt="Reuse">'
                  '<img src="/mt-static/plugins/Theme/promo-small.png">'
                  '<img src="/wp-content/uploads/2019/04/halibut.jpg" alt="Halibut">'
-                 '<img src="/wp-content/themes/news/thumb.php?src=/uploads/fish.jpg"></p>')
+                 '<img src="/wp-content/themes/news/thumb.php?src=/uploads/fish.jpg">'
+                 '<img src="/sites/all/themes/fp/images/featured.gif">'
+                 '<img src="/news/topics/themes/2019/parade.jpg"></p>')
     assert out.images == ["https://example.com/wp-content/uploads/2019/04/halibut.jpg",
-                          "https://example.com/wp-content/themes/news/thumb.php?src=/uploads/fish.jpg"]
+                          "https://example.com/wp-content/themes/news/thumb.php?src=/uploads/fish.jpg",
+                          "https://example.com/news/topics/themes/2019/parade.jpg"]
 
 
 def test_picture_uses_best_source() -> None:

@@ -99,9 +99,11 @@ article each hold prose."""
 
 STANDFIRST_TAGS = frozenset({"p", "div"})
 MAX_STANDFIRST_CHARS = 500
+MIN_STANDFIRST_PROSE = 0.5
 MIN_STANDFIRST_SIMILARITY = 0.8
-"""A standfirst is a block of prose of at most this length right under the headline that
-says what the page's description says (text_similarity, either way round)."""
+"""A standfirst is a block of prose (at least this share of its text outside links) of at most
+this length right under the headline that says what the page's description says
+(text_similarity both ways round: neither holds much the other does not)."""
 
 MAX_LABEL_CHARS = 40
 """Text without punctuation up to this length (non-link chars) is a label, not the end of the
@@ -613,12 +615,13 @@ def _standfirst(stats: TreeStats, title: int | None, summary: int, drop: set[int
         return None
     el = stats.elements[j]
     text = _text(stats, j)
+    # The block is often excluded (a noise box holds it), and exclusion zeroes its counts.
     link_chars = sum(len(normalize_space(a.text_content())) for a in el.iter("a"))
-    return j if (el.tag in STANDFIRST_TAGS
-                 and MIN_PROSE_CHARS <= len(text) <= MAX_STANDFIRST_CHARS
+    prose = len(text) - link_chars
+    return j if (el.tag in STANDFIRST_TAGS and len(text) <= MAX_STANDFIRST_CHARS
+                 and prose >= MIN_PROSE_CHARS and prose >= MIN_STANDFIRST_PROSE * len(text)
                  and econ.punc_num(text) >= MIN_PROSE_PUNC
-                 and link_chars <= TAIL_LINK_DENSITY * len(text)
-                 and max(text_similarity(text, description),
+                 and min(text_similarity(text, description),
                          text_similarity(description, text)) >= MIN_STANDFIRST_SIMILARITY
                  ) else None
 
@@ -835,13 +838,31 @@ def _build(stats: TreeStats, summary: int, drop: set[int], page_chars: int,
     content, noise = label_regions(stats, summary, drop)
     if deck is not None and _text(stats, deck) not in normalize_space(clone.text_content()):
         twin = copy.deepcopy(stats.elements[deck])
-        twin.tail = None
+        twin.tail, clone.text = clone.text, None
         clone.insert(0, twin)
         content.append(deck)
-        noise = [i for i in noise if not econ.is_descendant(stats, deck, i)]
+        noise = _carve_out(stats, noise, deck)
     confidence = min(1.0, stats.content_punc(summary) / FULL_CONFIDENCE_PUNC)
     return ArticleContent(clone, original, _ids(stats, content), _ids(stats, noise), "econ",
                           confidence, page_chars)
+
+
+def _carve_out(stats: TreeStats, noise: list[int], keep: int) -> list[int]:
+    """The noise subtrees without `keep`: a noise subtree holding it gives way to its parts
+    beside the path down to `keep`; one inside it goes."""
+    carved: list[int] = []
+    for i in noise:
+        if econ.is_descendant(stats, i, keep):
+            continue
+        if not econ.is_descendant(stats, keep, i):
+            carved.append(i)
+            continue
+        node = i
+        while node != keep:
+            kids = _children(stats, node)
+            node = next(k for k in kids if econ.is_descendant(stats, keep, k))
+            carved.extend(k for k in kids if k != node)
+    return carved
 
 
 def label_regions(stats: TreeStats, summary: int, drop: set[int]) -> tuple[list[int], list[int]]:

@@ -90,8 +90,9 @@ SRCSET_ATTRS = ("data-srcset", "data-lazy-srcset", "srcset")
 _PLACEHOLDER_RE = re.compile(  # file names like blank.gif, lazy-placeholder.png, spacer_1x1.gif
     r"(?:^|[/_.-])(?:(?:blank|placeholder|spacer|transparent|1x1)(?:[\d_.-][^/]*)?|"
     r"pixel|lazy|loading|loader|grey|gray|empty)\.(?:gif|png|svg|jpe?g|webp)$")
-_THEME_ASSET_RE = re.compile(r"/(?:themes|plugins|mt-static)/.*\.(?:gif|png|jpe?g|svg|webp)$",
-                             re.I)
+_THEME_ASSET_RE = re.compile(
+    r"(?:^/(?:[^/]+/)?(?:themes|plugins)/|/wp-content/(?:themes|plugins)/|/sites/[^/]+/themes/"
+    r"|/mt-static/).*\.(?:gif|png|jpe?g|svg|webp)$", re.I)
 """Image files in the folders of a site's theme and plugins (WordPress, Drupal, Movable Type):
 the template's share buttons, icons and decorations; articles' images live in uploads, and a
 theme's resizing script (thumb.php?src=...) serves them."""
