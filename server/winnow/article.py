@@ -318,10 +318,11 @@ def teaser_lists(stats: TreeStats) -> list[int]:
     return found
 
 
-def _prose_parents(stats: TreeStats) -> set[int]:
-    """Elements with a paragraph of prose among their children: where a post's text is."""
-    return {stats.parent[i] for i, el in enumerate(stats.elements)
-            if el.tag == "p" and i > 0 and _is_prose(stats, i)}
+def _prose_parents(stats: TreeStats, root: int = 0) -> set[int]:
+    """Elements in `root`'s subtree with a paragraph of prose among their children: where a
+    post's text is."""
+    return {stats.parent[i] for i in range(root + 1, stats.end[root])
+            if stats.elements[i].tag == "p" and _is_prose(stats, i)}
 
 
 def _list_in_prose(stats: TreeStats, i: int, prose_parents: set[int]) -> bool:
@@ -628,20 +629,19 @@ def _standfirst(stats: TreeStats, title: int | None, summary: int, drop: set[int
 
 def _next_with_text(stats: TreeStats, i: int) -> int | None:
     """The first later sibling of `i` with any text (even excluded text), or None."""
-    parent = stats.parent[i]
-    j = stats.end[i]
-    while j < stats.end[parent]:
-        if _text(stats, j):
-            return j
-        j = stats.end[j]
-    return None
+    return next((j for j in _children(stats, stats.parent[i]) if j > i and _text(stats, j)),
+                None)
 
 
 def _kept(stats: TreeStats, i: int, summary: int, drop: set[int]) -> bool:
     """True when `i` is in the article: inside the summary-node, neither excluded nor dropped."""
     if not summary <= i < stats.end[summary] or stats.excluded[i]:
         return False
-    return not any(econ.is_descendant(stats, i, d) for d in drop)
+    while i != summary:
+        if i in drop:
+            return False
+        i = stats.parent[i]
+    return True
 
 
 def _ad_labels(stats: TreeStats, summary: int) -> list[int]:
@@ -782,7 +782,7 @@ def _link_lists(stats: TreeStats, summary: int, snippet: int) -> list[int]:
     class says noise and that hold few sentences (Readability's conditional cleaning).
     Blocks around the snippet-node are the article itself and are never pruned; a list
     among its paragraphs whose items say more than their links is no link list."""
-    in_prose = _prose_parents(stats) | {stats.parent[snippet]}
+    in_prose = _prose_parents(stats, summary) | {stats.parent[snippet]}
     found = []
     for i in range(summary + 1, stats.end[summary]):
         if stats.excluded[i] or stats.elements[i].tag not in _BLOCKS:
