@@ -161,3 +161,27 @@ def test_segmentation_rule_credits_records_that_keep_their_header() -> None:
     extracted = _posts("ann 3 hours ago The body of the post starts here")
     assert score_posts(extracted, gold).found == 0
     assert score_posts(extracted, gold, contains=True).found == 1
+
+
+def test_word_f1_is_wcxbs_bag_of_lowercased_words() -> None:
+    p, r, f = ev.word_f1("The cat sat on the mat", "the CAT sat")
+    assert (p, r) == (1.0, 0.5)
+    assert abs(f - 2 / 3) < 1e-9
+    assert ev.word_f1("some gold", "") == (0.0, 0.0, 0.0)
+    assert ev.word_f1("", "") == (1.0, 1.0, 1.0)
+
+
+def test_snippet_rates_count_found_and_leaked_snippets() -> None:
+    found, leaked = ev.snippet_rates("Hello   World. Sign in", ["hello world", "absent one"],
+                                     ["Sign In", "Cookie policy"])
+    assert (found, leaked) == (0.5, 0.5)
+    assert ev.snippet_rates("text", [], []) == (None, None)
+
+
+def test_split_is_by_domain_stable_and_about_a_third_check() -> None:
+    domains = [f"site{i}.example" for i in range(3000)]
+    parts = [ev.split_of(d) for d in domains]
+    assert set(parts) == {"tune", "check"}
+    assert 0.28 < parts.count("check") / len(parts) < 0.39
+    assert ev.split_of("www.Example.com") == ev.split_of("example.com")
+    assert ev.url_domain("https://www.news.example.org:8080/a?b") == "news.example.org"

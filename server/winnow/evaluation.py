@@ -18,7 +18,9 @@ the repository); see its README for their origin. Each loader yields `Case`s.
 
 from __future__ import annotations
 
+import ast
 import codecs
+import gzip
 import hashlib
 import itertools
 import json
@@ -30,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import astuple, dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import lxml.etree as etree
 import lxml.html
@@ -41,7 +44,12 @@ READABILITY_URL = "http://fakehost/test/page.html"
 COMMENTS_MARKER = re.compile(r"^[^\w\n]*COMMENTS[^\w\n]*$", re.MULTILINE)
 """Dragnet's separator line (`!@#$%^&*()  COMMENTS`, typed inconsistently) before comments."""
 
-SETS = ("readability", "sites", "dragnet")
+SETS = ("readability", "sites", "dragnet", "wcxb", "fundus")
+SPLITS = ("tune", "check")
+CHECK_SHARE = 3
+"""One domain in `CHECK_SHARE` (by a stable hash of its name) belongs to the check part."""
+BAD_GOLD = frozenset({("sites", "latimes/2017/trump_4")})
+"""Pages whose gold is a different text than the page (the data README): left out of scores."""
 POST_MATCH_CHARS = 30
 """Non-space characters of a gold post's `text_start` an extracted post's text must start with."""
 
@@ -123,6 +131,71 @@ def _mean(values: list[float]) -> float:
     return statistics.fmean(values) if values else 0.0
 
 
+def word_f1(gold: str, predicted: str) -> tuple[float, float, float]:
+    """WCXB's page metric: (precision, recall, F1) of the lower-cased `\\w+` bags of words.
+
+    An empty output scores 0 (unless the gold is empty too, which scores 1)."""
+    true = Counter(token.lower() for token in tokenize(gold))
+    pred = Counter(token.lower() for token in tokenize(predicted))
+    if not pred or not true:
+        return (1.0, 1.0, 1.0) if not pred and not true else (0.0, 0.0, 0.0)
+    overlap = sum((true & pred).values())
+    p, r = overlap / sum(pred.values()), overlap / sum(true.values())
+    return p, r, f1(p, r)
+
+
+def snippet_rates(predicted: str, present: Sequence[str],
+                  absent: Sequence[str]) -> tuple[float | None, float | None]:
+    """WCXB's snippet checks: the share of `present` snippets the output contains, and the share
+    of `absent` (boilerplate) snippets it leaks; None when a list is empty. Whitespace-collapsed,
+    case-insensitive substring matching."""
+    text = _snippet_key(predicted)
+
+    def share(snippets: Sequence[str]) -> float | None:
+        keys = [_snippet_key(s) for s in snippets if s.strip()]
+        return sum(key in text for key in keys) / len(keys) if keys else None
+
+    return share(present), share(absent)
+
+
+def _snippet_key(text: str) -> str:
+    return _SPACE_RE.sub(" ", text).strip().casefold()
+
+
+# --- tune and check -----------------------------------------------------------------------------
+
+def split_of(domain: str) -> str:
+    """The part ("tune" or "check") a page's domain belongs to, by a stable hash of the domain.
+
+    One domain in `CHECK_SHARE` is check. Every set is split the same way, so a site is on the
+    same side in every set it appears in."""
+    key = domain.strip().lower().removeprefix("www.").encode()
+    value = int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
+    return "check" if value % CHECK_SHARE == 0 else "tune"
+
+
+def url_domain(url: str | None) -> str:
+    """The host of a URL without `www.` and port; empty when it has none."""
+    if not url:
+        return ""
+    host = urlsplit(url.strip()).hostname or ""
+    return host.lower().removeprefix("www.")
+
+
+_CANONICAL_RE = re.compile(
+    rb"""<(?:link[^>]+rel=["']?canonical|meta[^>]+property=["']?og:url)[^>]*>""", re.I)
+_HREF_RE = re.compile(rb"""(?:href|content)=["']?(https?://[^"'\s>]+)""", re.I)
+
+
+def html_domain(html: bytes) -> str:
+    """The domain a saved page names for itself (canonical link or og:url); empty if none."""
+    for match in _CANONICAL_RE.finditer(html[:200_000]):
+        href = _HREF_RE.search(match.group(0))
+        if href:
+            return url_domain(href.group(1).decode("ascii", "replace"))
+    return ""
+
+
 # --- HTML to text, for gold HTML and for extractors that return HTML ----------------------------
 
 def html_to_text(html: str) -> str:
@@ -175,6 +248,18 @@ class Case:
     """Readability: expected-metadata.json (title, byline, excerpt, ...); empty elsewhere."""
     comments: str | None = None
     """Dragnet: the gold user-comments text after the COMMENTS line; None when there is none."""
+    domain: str = ""
+    """The site the page comes from: what decides its tune or check part."""
+
+    @property
+    def split(self) -> str:
+        """"tune" or "check" (`split_of` the page's domain)."""
+        return split_of(self.domain or self.id)
+
+    @property
+    def page_type(self) -> str:
+        """WCXB's page type (article, forum, documentation, ...); "article" for other sets."""
+        return str(self.metadata.get("page_type") or "article")
 
 
 def data_dir() -> Path:
@@ -210,7 +295,12 @@ def readability_cases(root: Path | None = None) -> Iterator[Case]:
         yield Case(set="readability", id=folder.name, path=folder / "source.html",
                    html=(folder / "source.html").read_bytes(), url=READABILITY_URL,
                    gold=html_to_text((folder / "expected.html").read_text("utf-8")),
-                   metadata=metadata)
+                   metadata=metadata, domain=_readability_site(folder.name))
+
+
+def _readability_site(name: str) -> str:
+    """The site of a Readability test folder: `nytimes-3` and `nytimes-1` share one."""
+    return re.sub(r"-\d+$", "", name)
 
 
 def sites_cases(root: Path | None = None) -> Iterator[Case]:
@@ -221,7 +311,8 @@ def sites_cases(root: Path | None = None) -> Iterator[Case]:
         path = base / entry["html"]
         yield Case(set="sites", id=case_id, path=path, html=path.read_bytes(), url=None,
                    gold=read_text(base / entry["gold"]),
-                   metadata={"site": entry.get("site"), "year": entry.get("year")})
+                   metadata={"site": entry.get("site"), "year": entry.get("year")},
+                   domain=case_id.split("/", 1)[0])
 
 
 def split_dragnet_gold(text: str) -> tuple[str, str | None]:
@@ -240,20 +331,73 @@ def dragnet_cases(root: Path | None = None) -> Iterator[Case]:
         if not gold_path.is_file():
             continue
         article, comments = split_dragnet_gold(read_text(gold_path))
-        yield Case(set="dragnet", id=path.stem, path=path, html=path.read_bytes(), url=None,
-                   gold=article, comments=comments)
+        html = path.read_bytes()
+        yield Case(set="dragnet", id=path.stem, path=path, html=html, url=None,
+                   gold=article, comments=comments, domain=html_domain(html) or path.stem)
+
+
+def wcxb_cases(root: Path | None = None) -> Iterator[Case]:
+    """WCXB's dev split, every page type; metadata holds page_type, title, author,
+    publish_date, `with` and `without` (the snippet lists, parsed)."""
+    base = (root or data_dir()) / "articles" / "wcxb"
+    truth: dict[str, dict[str, Any]] = json.loads((base / "truth.json").read_text("utf-8"))
+    for case_id, entry in sorted(truth.items()):
+        path = base / "html" / f"{case_id}.html.gz"
+        metadata = {key: entry.get(key) for key in ("page_type", "title", "author",
+                                                     "publish_date", "spa")}
+        metadata["with"] = _snippet_list(entry.get("with"))
+        metadata["without"] = _snippet_list(entry.get("without"))
+        yield Case(set="wcxb", id=case_id, path=path, html=gzip.decompress(path.read_bytes()),
+                   url=entry.get("url"), gold=entry.get("main_content") or "",
+                   metadata=metadata,
+                   domain=entry.get("domain") or url_domain(entry.get("url")))
+
+
+def fundus_cases(root: Path | None = None) -> Iterator[Case]:
+    """fundus's parser fixtures: news pages of 181 publishers in 41 countries."""
+    base = (root or data_dir()) / "articles" / "fundus"
+    truth: dict[str, dict[str, Any]] = json.loads((base / "truth.json").read_text("utf-8"))
+    for case_id, entry in sorted(truth.items()):
+        path = base / "html" / f"{case_id}.html.gz"
+        metadata = {key: entry.get(key) for key in ("title", "authors", "publishing_date",
+                                                     "country", "publisher")}
+        yield Case(set="fundus", id=case_id, path=path, html=gzip.decompress(path.read_bytes()),
+                   url=entry.get("url"), gold=entry.get("main_content") or "",
+                   metadata=metadata, domain=url_domain(entry.get("url")) or case_id)
+
+
+def _snippet_list(value: Any) -> list[str]:
+    """WCXB stores its snippet lists as Python list literals in strings."""
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    if not value:
+        return []
+    try:
+        parsed = ast.literal_eval(str(value))
+    except (ValueError, SyntaxError):
+        return []
+    return [str(v) for v in parsed] if isinstance(parsed, list | tuple) else []
 
 
 LOADERS: dict[str, Callable[[Path | None], Iterator[Case]]] = {
     "readability": readability_cases,
     "sites": sites_cases,
     "dragnet": dragnet_cases,
+    "wcxb": wcxb_cases,
+    "fundus": fundus_cases,
 }
 
 
-def load_cases(name: str, root: Path | None = None, limit: int | None = None) -> list[Case]:
-    """Return the cases of one set by name, the first `limit` of them when given."""
-    return list(itertools.islice(LOADERS[name](root), limit))
+def load_cases(name: str, root: Path | None = None, limit: int | None = None,
+               split: str | None = None, scored: bool = True) -> list[Case]:
+    """Return the cases of one set by name: only its `split` part ("tune" or "check") when
+    given, without the known bad golds when `scored`, the first `limit` of them when given."""
+    cases: Iterable[Case] = LOADERS[name](root)
+    if split is not None:
+        cases = (case for case in cases if case.split == split)
+    if scored:
+        cases = (case for case in cases if (case.set, case.id) not in BAD_GOLD)
+    return list(itertools.islice(cases, limit))
 
 
 def corpus_fingerprint(names: Iterable[str] = SETS, root: Path | None = None) -> str:
@@ -278,6 +422,16 @@ class ForumCase:
     url: str | None
     engine_family: str
     posts: list[dict[str, Any]]
+
+    @property
+    def domain(self) -> str:
+        """The thread's site: its URL's host, else the file name's (`source__host.path`)."""
+        return url_domain(self.url) or self.id.split("__", 1)[-1].split(".read", 1)[0]
+
+    @property
+    def split(self) -> str:
+        """"tune" or "check" (`split_of` the thread's domain)."""
+        return split_of(self.domain)
 
 
 def forum_cases(root: Path | None = None) -> list[ForumCase]:
