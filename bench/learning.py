@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import TypeVar
 
 import winnow
-from evaluate import _git_state, _nproc, command_line, percentile, publish, run_trafilatura
+from evaluate import _git_state, _nproc, command_line, percentile, publish
+from evaluate import run_trafilatura_precision as run_trafilatura
 from lxml.html import HtmlElement
 from winnow import evaluation as ev
 from winnow.clustering import MAX_CLUSTERS

@@ -185,3 +185,27 @@ def test_split_is_by_domain_stable_and_about_a_third_check() -> None:
     assert 0.28 < parts.count("check") / len(parts) < 0.39
     assert ev.split_of("www.Example.com") == ev.split_of("example.com")
     assert ev.url_domain("https://www.news.example.org:8080/a?b") == "news.example.org"
+
+
+def test_word_aggregate_averages_page_scores_and_sets_pick_their_metric() -> None:
+    score = ev.word_aggregate([(1.0, 0.5, 2 / 3), (0.0, 0.0, 0.0)])
+    assert (score.precision, score.recall, score.pages) == (0.5, 0.25, 2)
+    assert abs(score.f1 - 1 / 3) < 1e-9
+    assert ev.set_metric("wcxb") == "word" and ev.set_metric("dragnet") == "shingle"
+    pairs = [("one two three four five", "one two three four five six")]
+    assert ev.score_texts("wcxb", pairs).f1 == ev.word_aggregate(
+        [ev.word_f1(*pairs[0])]).f1
+    assert ev.score_texts("sites", pairs).f1 == ev.aggregate(
+        [ev.page_counts(*pairs[0])]).f1
+
+
+def test_content_text_is_article_then_posts_then_main_text() -> None:
+    from winnow.result import Article, Extraction, Post
+
+    article = Extraction(kind="article", article=Article(text="The body."),
+                         posts=[Post(text="ignored")])
+    assert ev.content_text(article) == "The body."
+    thread = Extraction(kind="thread", posts=[Post(author="ann", date="3 May", text="Hi."),
+                                              Post(author=None, date=None, text="Yes.")])
+    assert ev.content_text(thread) == "ann\n3 May\nHi.\n\nYes."
+    assert ev.content_text(Extraction(kind="other")) == ""

@@ -1,9 +1,12 @@
-"""Quality gate: Winnow's article F1 per evaluation set must stay at or above its pinned floor,
-and no article page may come back as a thread unless it has comments (issue 4's routing rule).
+"""Quality gate: Winnow's score on every evaluation set, on its tune part and on its check part
+alike, must stay at or above the floor pinned for that part, and no article page may come back
+as a thread unless it has comments (issue 4's routing rule).
 
-Floors and the corpus fingerprint live in quality_floors.json; re-pin both with
-`.venv/bin/python bench/evaluate.py --engines winnow --pin-floors`. Without the shared data
-directory the gate skips, except under CI (env CI set), where it fails.
+Each set is judged by its own metric (`winnow.evaluation.set_metric`: WCXB's word F1 on wcxb,
+the shingle F1 elsewhere) and split by a stable hash of each page's domain (tune and check,
+`winnow.evaluation.split_of`). Floors and the corpus fingerprint live in quality_floors.json;
+re-pin both with `.venv/bin/python bench/evaluate.py --engines winnow --pin-floors`. Without
+the shared data directory the gate skips, except under CI (env CI set), where it fails.
 """
 
 from __future__ import annotations
@@ -34,27 +37,35 @@ def test_corpus_matches_pinned_floors(floors: dict[str, Any]) -> None:
     assert ev.corpus_fingerprint() == floors["corpus_sha256"], (
         f"the evaluation corpus changed since the floors were pinned; floors must be re-pinned: "
         f"{REPIN}")
+    assert set(floors["floors"]) == set(ev.SETS), f"floors are missing sets; {REPIN}"
+
+
+def _is_article_page(case: ev.Case) -> bool:
+    """A page whose gold is one article and no comments: it must not become a thread."""
+    return case.page_type == "article" and not case.comments
 
 
 @pytest.mark.parametrize("set_name", ev.SETS)
-def test_article_f1_above_floor(floors: dict[str, Any], set_name: str) -> None:
-    counts = []
-    threads, empty = [], []
+def test_score_above_floor_on_tune_and_check(floors: dict[str, Any], set_name: str) -> None:
+    pairs: dict[str, list[tuple[str, str]]] = {split: [] for split in ev.SPLITS}
+    threads, disagree = [], []
     for case in ev.load_cases(set_name):
         try:
             result = extract(case.html, case.url)
         except PageError:
-            counts.append(ev.page_counts(case.gold, ""))
+            pairs[case.split].append((case.gold, ""))
             continue
-        counts.append(ev.page_counts(case.gold, result.article.text if result.article else ""))
-        if result.kind == "thread" and not case.comments:
+        pairs[case.split].append((case.gold, ev.content_text(result)))
+        if result.kind == "thread" and _is_article_page(case):
             threads.append(case.id)
         if (result.kind == "article") != (result.article is not None):
-            empty.append(case.id)
-    score = ev.aggregate(counts)
-    floor = floors["floors"][set_name]
-    assert score.f1 >= floor, (
-        f"{set_name}: F1 {score.f1:.4f} (P {score.precision:.4f}, R {score.recall:.4f}) "
-        f"fell below the pinned floor {floor:.3f}")
+            disagree.append(case.id)
+    metric = ev.set_metric(set_name)
+    for split in ev.SPLITS:
+        score = ev.score_texts(set_name, pairs[split])
+        floor = floors["floors"][set_name][split]
+        assert score.f1 >= floor, (
+            f"{set_name} {split}: {metric} F1 {score.f1:.4f} (P {score.precision:.4f}, "
+            f"R {score.recall:.4f}, {score.pages} pages) fell below the pinned floor {floor:.3f}")
     assert not threads, f"{set_name}: article pages without comments routed as threads: {threads}"
-    assert not empty, f"{set_name}: kind 'article' and the article disagree on {empty}"
+    assert not disagree, f"{set_name}: kind 'article' and the article disagree on {disagree}"

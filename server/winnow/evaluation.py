@@ -31,11 +31,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import astuple, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import lxml.etree as etree
 import lxml.html
+
+if TYPE_CHECKING:
+    from winnow.result import Extraction
 
 SHINGLE_SIZE = 4
 READABILITY_URL = "http://fakehost/test/page.html"
@@ -142,6 +145,29 @@ def word_f1(gold: str, predicted: str) -> tuple[float, float, float]:
     overlap = sum((true & pred).values())
     p, r = overlap / sum(pred.values()), overlap / sum(true.values())
     return p, r, f1(p, r)
+
+
+def word_aggregate(pages: Iterable[tuple[float, float, float]]) -> Score:
+    """WCXB's set score: page precision, recall and F1 (`word_f1`), each averaged over pages."""
+    rows = list(pages)
+    p, r, f = (_mean([row[i] for row in rows]) for i in range(3))
+    return Score(precision=p, recall=r, f1=f, pages=len(rows))
+
+
+WORD_METRIC_SETS = frozenset({"wcxb"})
+"""Sets scored by WCXB's word F1 (their own benchmark's metric); the rest by shingle F1."""
+
+
+def set_metric(set_name: str) -> str:
+    """The metric a set's headline score and quality floor use: "word" or "shingle"."""
+    return "word" if set_name in WORD_METRIC_SETS else "shingle"
+
+
+def score_texts(set_name: str, pairs: Iterable[tuple[str, str]]) -> Score:
+    """Score (gold, predicted) text pairs of one set with the set's own metric."""
+    if set_metric(set_name) == "word":
+        return word_aggregate(word_f1(gold, text) for gold, text in pairs)
+    return aggregate(page_counts(gold, text) for gold, text in pairs)
 
 
 def snippet_rates(predicted: str, present: Sequence[str],
@@ -516,13 +542,28 @@ def _author_key(name: str | None) -> str:
 
 # --- running Winnow -----------------------------------------------------------------------------
 
+def content_text(result: Extraction) -> str:
+    """The main content of a page as the benches score it: the article's text; else a
+    thread's posts, each as its author line, date line and text (as WCXB's forum gold writes
+    them); else the main text of a page that is neither (`main_text`, where the result has
+    one)."""
+    if result.article is not None:
+        return result.article.text
+    if result.posts:
+        return "\n\n".join("\n".join(part for part in (post.author, post.date, post.text) if part)
+                           for post in result.posts)
+    return str(getattr(result, "main_text", "") or "")
+
+
 def extract_text(html: bytes, url: str | None) -> tuple[str, str | None]:
-    """Winnow's article (text, title) for a page; empty text when it finds none or refuses it."""
+    """Winnow's main content (`content_text`) and title for a page; empty text when it finds
+    none or refuses the input."""
     from winnow.extractor import extract
     from winnow.page import PageError
 
     try:
-        article = extract(html, url).article
+        result = extract(html, url)
     except PageError:
         return "", None
-    return (article.text, article.title) if article is not None else ("", None)
+    title = result.article.title if result.article is not None else result.title
+    return content_text(result), title
