@@ -117,16 +117,7 @@ class Learner:
         store it; the page is parsed and read once, for this and for `learn_visit`.
         `timing_ms` gains `parse` and `template` (the model's reading of the page) and its
         `total` covers them."""
-        start = time.perf_counter()
-        model = self.model(site)
-        page = parse_page(html, url)
-        parsed = time.perf_counter()
-        seen = model.observe(page)
-        template = model.template(seen)
-        matched = time.perf_counter()
-        result = extract_page(seen.page, template)
-        result.timing_ms = {"parse": _ms(parsed - start), "template": _ms(matched - parsed),
-                            **result.timing_ms, "total": _ms(time.perf_counter() - start)}
+        result, seen = read_page(self.model(site), html, url)
         page_id = None
         if collect:
             page_id = self.store.add_page(site, stored_url, html,
@@ -170,6 +161,24 @@ class Learner:
                                   summary=summary(model))
             self.dirty.discard(name)
         return len(sites)
+
+
+def read_page(model: SiteModel, html: bytes | str, url: str | None) -> tuple[Extraction,
+                                                                            Observation]:
+    """Extract a page with what `model` learned from earlier pages, parsing and reading it
+    once; the observation is what `SiteModel.add` learns from next (a visit's two steps, kept
+    here so the CLI, the server and `winnow batch` do exactly the same). `timing_ms` gains
+    `parse` and `template` (the model's reading of the page) and its `total` covers them."""
+    start = time.perf_counter()
+    page = parse_page(html, url)
+    parsed = time.perf_counter()
+    seen = model.observe(page)
+    template = model.template(seen)
+    matched = time.perf_counter()
+    result = extract_page(seen.page, template)
+    result.timing_ms = {"parse": _ms(parsed - start), "template": _ms(matched - parsed),
+                        **result.timing_ms, "total": _ms(time.perf_counter() - start)}
+    return result, seen
 
 
 def summary(model: SiteModel) -> dict[str, Any]:
