@@ -5,12 +5,14 @@ dragnet/.
     .venv/bin/python bench/forums.py                      # print the report
     .venv/bin/python bench/forums.py --write bench/RESULTS.md
     .venv/bin/python bench/forums.py --per-page            # one line per forum page, Winnow
+    .venv/bin/python bench/forums.py --wcxb-tune           # Winnow per WCXB forum tune page
 
 Posts are scored as in the MiBAT paper with the data README's matching rule
 (`winnow.evaluation.score_posts`), for Winnow, the MDR-style baseline (`bench/mdr.py`) and
 trafilatura's comment extraction (`include_comments=True`: the main text and the comments
 as two records, since it does not split posts). Routing: which kind Winnow gives every page
-of every set. Comments: on dragnet/, how much of the gold comment text (after the COMMENTS
+of every set. WCXB's 105 forum pages: WCXB's word F1 on the posts' text (`thread_text`), with
+trafilatura's default and favor_precision modes beside, per tune and check part. Comments: on dragnet/, how much of the gold comment text (after the COMMENTS
 line) Winnow puts in `article.comments`, and how much of it leaks into the article body.
 """
 
@@ -27,6 +29,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import lxml.html
+from lxml import etree
 
 import winnow
 from evaluate import _git_state, _nproc, command_line, percentile, publish
@@ -222,10 +227,96 @@ def routing_table(routings: Sequence[Routing]) -> list[str]:
     return lines
 
 
+# --- WCXB forum pages -------------------------------------------------------------------------
+
+WCXB_ENGINES = ("winnow", "trafilatura", "trafilatura favor_precision")
+
+
+def wcxb_forum_cases() -> list[ev.Case]:
+    """WCXB's forum pages (page_type "forum"), both parts."""
+    return [case for case in ev.load_cases("wcxb") if case.page_type == "forum"]
+
+
+def thread_text(result: Extraction) -> str:
+    """The text scored against WCXB's forum gold, which holds every post with its author and
+    date lines: per post, its author line, its date line (as the page shows it) and its own
+    words; a page read as an article gives its text first. Quotes of other posts
+    (blockquotes in a post) are left out: WCXB's gold gives each post's own words, and the
+    quoted post is already counted where it stands."""
+    parts = [result.article.text] if result.kind != "thread" and result.article else []
+    for post in export_posts(result):
+        parts += [line for line in (post.author, post.date) if line]
+        parts.append(own_words(post))
+    return "\n\n".join(part for part in parts if part)
+
+
+def own_words(post: Post) -> str:
+    """A post's text without the blockquotes its html holds (quotes of other posts)."""
+    if "<blockquote" not in post.html:
+        return post.text
+    try:
+        root = lxml.html.fragment_fromstring(post.html, create_parent="div")
+    except (etree.ParserError, ValueError):
+        return post.text
+    for quote in root.xpath(".//blockquote[not(ancestor::blockquote)]"):
+        quote.drop_tree()
+    return ev.html_to_text(lxml.html.tostring(root, encoding="unicode"))
+
+
+def wcxb_text(engine: str, case: ev.Case) -> str:
+    """One engine's text for a WCXB forum page."""
+    if engine == "winnow":
+        return thread_text(winnow.extract(case.html, case.url))
+    import trafilatura
+
+    precise = engine.endswith("favor_precision")
+    return trafilatura.extract(case.html, url=case.url, favor_precision=precise) or ""
+
+
+def wcxb_scores(cases: Sequence[ev.Case],
+                engines: Sequence[str] = WCXB_ENGINES) -> dict[str, dict[str, list[float]]]:
+    """Word F1 per engine and part ("tune", "check"), one value per page (0 on an error)."""
+    scores: dict[str, dict[str, list[float]]] = {}
+    for engine in engines:
+        parts: dict[str, list[float]] = {"tune": [], "check": []}
+        for case in cases:
+            try:
+                text = wcxb_text(engine, case)
+            except (PageError, ValueError):
+                text = ""
+            parts[case.split].append(ev.word_f1(case.gold, text)[2])
+        scores[engine] = parts
+    return scores
+
+
+def wcxb_table(scores: dict[str, dict[str, list[float]]]) -> list[str]:
+    lines = ["| engine | tune word F1 | check word F1 | all |", "|---|---|---|---|"]
+    for engine, parts in scores.items():
+        every = parts["tune"] + parts["check"]
+        cells = [f"{statistics.fmean(v):.3f} ({len(v)})" if v else "-"
+                 for v in (parts["tune"], parts["check"], every)]
+        lines.append(f"| {engine} | {' | '.join(cells)} |")
+    return lines
+
+
+def wcxb_per_page(cases: Sequence[ev.Case], split: str) -> str:
+    """Winnow's word F1 per page of one part (develop on tune: never list check pages)."""
+    lines = []
+    for case in cases:
+        if case.split != split:
+            continue
+        result = winnow.extract(case.html, case.url)
+        p, r, f = ev.word_f1(case.gold, thread_text(result))
+        lines.append(f"{case.id} {f:.3f} P {p:.2f} R {r:.2f} {result.kind:8} "
+                     f"posts {len(export_posts(result)):3} {case.url}")
+    return "\n".join(sorted(lines, key=lambda line: line.split()[1]))
+
+
 # --- report -----------------------------------------------------------------------------------
 
 def report(runs: Sequence[ForumRun], cases: Sequence[ev.ForumCase],
-           routings: Sequence[Routing], command: str) -> str:
+           routings: Sequence[Routing], command: str,
+           wcxb: dict[str, dict[str, list[float]]] | None = None) -> str:
     dragnet = next((r for r in routings if r.set == "dragnet"), None)
     lines = [
         "## Forum threads and comment sections",
@@ -258,6 +349,17 @@ def report(runs: Sequence[ForumRun], cases: Sequence[ev.ForumCase],
         "",
         *routing_table(routings),
     ]
+    if wcxb:
+        lines += [
+            "",
+            "WCXB forum pages (`articles/wcxb`, page_type forum, split by domain into tune and "
+            "check): WCXB's word F1 per page, averaged. Winnow's text is each post's author "
+            "line, date line and own words (blockquoted quotes of other posts left out, as the "
+            "gold gives each post once), after the article text when the page is read as an "
+            "article; trafilatura's is its extracted main text.",
+            "",
+            *wcxb_table(wcxb),
+        ]
     if dragnet is not None:
         lines += [
             "",
@@ -288,6 +390,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--no-routing", action="store_true",
                         help="skip routing every article page (the slow part)")
     parser.add_argument("--per-page", action="store_true", help="print Winnow's page scores")
+    parser.add_argument("--no-wcxb", action="store_true", help="skip WCXB's forum pages")
+    parser.add_argument("--wcxb-tune", action="store_true",
+                        help="print Winnow's word F1 per WCXB forum page of the tune part")
     parser.add_argument("--write", type=Path, metavar="RESULTS_MD",
                         help="replace the forums section of this file")
     return parser.parse_args(argv)
@@ -300,13 +405,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         print(f"unknown engines: {', '.join(sorted(unknown))}", file=sys.stderr)
         return 2
+    if args.wcxb_tune:
+        print(wcxb_per_page(wcxb_forum_cases(), "tune"))
+        return 0
     cases = ev.forum_cases()
     runs = [run_forums(engine, cases) for engine in engines]
     if args.per_page and "winnow" in engines:
         print(per_page(runs[engines.index("winnow")], cases))
     routings = [] if args.no_routing else [route_forums(cases)] + [
         route_articles(name) for name in ev.SETS]
-    publish(report(runs, cases, routings, command_line("forums.py", argv)), args.write, SECTION)
+    wcxb_engines = [e for e in WCXB_ENGINES if e.split()[0] in engines]
+    wcxb = None if args.no_wcxb else wcxb_scores(wcxb_forum_cases(), wcxb_engines)
+    publish(report(runs, cases, routings, command_line("forums.py", argv), wcxb), args.write,
+            SECTION)
     return 0
 
 
