@@ -12,8 +12,9 @@ Posts are scored as in the MiBAT paper with the data README's matching rule
 trafilatura's comment extraction (`include_comments=True`: the main text and the comments
 as two records, since it does not split posts). Routing: which kind Winnow gives every page
 of every set. WCXB's 105 forum pages: WCXB's word F1 on the posts' text (`thread_text`), with
-trafilatura's default and favor_precision modes beside, per tune and check part. Comments: on dragnet/, how much of the gold comment text (after the COMMENTS
-line) Winnow puts in `article.comments`, and how much of it leaks into the article body.
+trafilatura's default and favor_precision modes beside, per tune and check part. Comments:
+on dragnet/, how much of the gold comment text (after the COMMENTS line) Winnow puts in
+`article.comments`, and how much of it leaks into the article body.
 """
 
 from __future__ import annotations
@@ -31,10 +32,9 @@ from pathlib import Path
 from typing import Any
 
 import lxml.html
-from lxml import etree
-
 import winnow
 from evaluate import _git_state, _nproc, command_line, percentile, publish
+from lxml import etree
 from mdr import Record, mine_records
 from winnow import evaluation as ev
 from winnow.export import export_posts
