@@ -12,7 +12,8 @@ Counting is incremental with bounded memory. Document frequencies are kept by lo
 (Manku and Motwani, 2002), which forgets the chunks seen in too few pages (article paragraphs)
 at each bucket boundary; after the first pages only a deterministic sample of pages is counted,
 the paper's sampling (4.2: 9 of eBay's 41 pages found every template table). The cost of a page
-is one pass over its chunks, whatever the number of pages seen. Pure: no I/O, no clock, no
+is one pass over its chunks, whatever the number of pages seen. The table holds keys only, keyed
+digests of (path, text) (`winnow.keyed`), never the texts. Pure: no I/O, no clock, no
 recursion; the sampling is a hash of the page's URL, not a random draw.
 """
 
@@ -28,6 +29,7 @@ from typing import Any, NamedTuple
 import lxml.etree as etree
 from lxml.html import HtmlElement
 
+from winnow.keyed import UNKEYED, Keyer
 from winnow.page import Page, is_hidden, wn_id
 
 # --- the chunker (Webstemmer's layoutils.Chunker, shared with layout.py) ------------------------
@@ -238,25 +240,33 @@ class Chunk:
     key: str
 
 
-def chunk_key(path: str, text: str) -> str:
-    """The (tag path, text) key, as a stable 64-bit hex digest: the table never holds texts."""
+def plain_key(path: str, text: str) -> str:
+    """The (tag path, text) pair as an unkeyed 64-bit hex digest (what `chunk_key` keys, and
+    what tables saved before keys existed hold)."""
     data = f"{path}\x1f{text}".encode("utf-8", "replace")
     return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
-def page_chunks(page: Page) -> list[Chunk]:
+def chunk_key(path: str, text: str, keyer: Keyer = UNKEYED) -> str:
+    """The (tag path, text) key: a keyed digest (`winnow.keyed`) of `plain_key`, so the table
+    holds neither the texts nor digests anyone without the install's secret could match."""
+    return keyer.digest(plain_key(path, text))
+
+
+def page_chunks(page: Page, keyer: Keyer = UNKEYED) -> list[Chunk]:
     """The text chunks of a page, in document order; every non-empty text counts (a lone "|" or
     "»" of a navigation bar is template text too)."""
     blocks, _ = walk(page, CHUNK_PATH_COMPONENTS, 0)
-    return chunks_of(blocks)
+    return chunks_of(blocks, keyer)
 
 
-def chunks_of(blocks: Iterable[Block]) -> list[Chunk]:
+def chunks_of(blocks: Iterable[Block], keyer: Keyer = UNKEYED) -> list[Chunk]:
     """Text chunks from blocks walked with min_chars 0 (see `layout.segment_with_chunks`)."""
     chunks: list[Chunk] = []
     for block in blocks:
         text = block.text.casefold()
-        chunks.append(Chunk(block.chunk_path, text, block.ids, chunk_key(block.chunk_path, text)))
+        chunks.append(Chunk(block.chunk_path, text, block.ids,
+                            chunk_key(block.chunk_path, text, keyer)))
     return chunks
 
 
@@ -319,8 +329,17 @@ class ChunkTable:
         entry = self.counts.get(chunk if isinstance(chunk, str) else chunk.key)
         return entry is not None and entry[0] >= self.threshold()
 
+    def rekeyed(self, keyer: Keyer) -> ChunkTable:
+        """The table with every key replaced by its keyed digest: a table saved before keys
+        existed (keys were `plain_key`s) counts on under `keyer` exactly."""
+        table = ChunkTable()
+        table.pages, table.seen = self.pages, self.seen
+        table.counts = {keyer.digest(key): list(entry) for key, entry in self.counts.items()}
+        return table
+
     def to_json(self) -> dict[str, Any]:
-        """A JSON-compatible dict with a "version" field; `from_json` reads it back."""
+        """A JSON-compatible dict with a "version" field; `from_json` reads it back. Keys are
+        digests (`chunk_key`): the table holds no text."""
         return {"kind": _KIND, "version": TABLE_VERSION, "pages": self.pages,
                 "seen": self.seen, "counts": self.counts}
 
@@ -385,6 +404,7 @@ def label_chunks(chunks: Sequence[Chunk], table: ChunkTable) -> ChunkLabels:
     return ChunkLabels(tuple((c, c.key in template) for c in chunks))
 
 
-def label(page: Page, table: ChunkTable) -> ChunkLabels:
-    """Which of the page's elements are template text and which are not."""
-    return label_chunks(page_chunks(page), table)
+def label(page: Page, table: ChunkTable, keyer: Keyer = UNKEYED) -> ChunkLabels:
+    """Which of the page's elements are template text and which are not (`keyer`: the one
+    the table counted with)."""
+    return label_chunks(page_chunks(page, keyer), table)

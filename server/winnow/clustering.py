@@ -67,9 +67,14 @@ class Cluster:
             del self.representatives[1]
 
     def to_json(self) -> dict[str, Any]:
+        """The cluster as JSON data. Representatives are saved as their tags, labels
+        included: RTDM compares them by tag (`rtdm.STRUCTURE_COSTS`), and a label's text
+        digest would be a digest of the page's own text."""
         return {"id": self.id, "pages": self.pages, "signature": self.signature,
                 "last_used": self.last_used,
-                "representatives": [t.to_json(with_text=False) for t in self.representatives]}
+                "representatives": [{"tags": list(t.tags), "labels": list(t.tags),
+                                     "parents": list(t.parents)}
+                                    for t in self.representatives]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Cluster:

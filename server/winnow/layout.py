@@ -33,6 +33,7 @@ from urllib.parse import urldefrag, urljoin
 from rapidfuzz.distance import Indel
 
 from winnow.chunks import Block, Chunk, Link, chunks_of, sigchars, walk
+from winnow.keyed import UNKEYED, Keyer
 from winnow.page import HEADING_TAGS, Page
 
 __all__ = ["AnchorTexts", "Block", "Label", "Layout", "LayoutMatch", "LayoutPattern", "Link",
@@ -65,7 +66,14 @@ WINDOW_PAGES = 8
 page stays flat; with at most this many pages learning equals the batch algorithm."""
 MAX_SECTION_CHARS = 4000
 """Adaptation: a section's text is compared on its first 4,000 significant characters."""
-PATTERN_VERSION = 1
+TEMPLATE_TEXT_PAGES = 3
+"""Privacy: pages of the window, each with a main text of its own, on which a section must
+show the very same text before that text is kept as the section's template text (saved,
+shown on the dashboard). Anything less proven is a page's own text and stays in memory."""
+PATTERN_VERSION = 2
+"""2: the window (the recent pages' section texts) is no longer saved, its title votes are
+counted in, and sections carry their proven template text; version 1 is read."""
+READ_VERSIONS = frozenset({1, PATTERN_VERSION})
 _KIND = "winnow.layout-pattern"
 
 _WORD_RE = re.compile(r"\w+")
@@ -103,12 +111,12 @@ def segment(page: Page) -> Layout:
     return Layout(tuple(blocks), tuple(links), page.url)
 
 
-def segment_with_chunks(page: Page) -> tuple[Layout, list[Chunk]]:
-    """`segment` and `chunks.page_chunks` from one walk of the page (the site model needs
-    both for every page, and the walk is the costly part)."""
+def segment_with_chunks(page: Page, keyer: Keyer = UNKEYED) -> tuple[Layout, list[Chunk]]:
+    """`segment` and `chunks.page_chunks` (keyed by `keyer`) from one walk of the page (the
+    site model needs both for every page, and the walk is the costly part)."""
     blocks, links = walk(page, PATH_COMPONENTS, 0)
     kept = tuple(b for b in blocks if len(b.sig) >= MIN_CHARS)
-    return Layout(kept, tuple(links), page.url), chunks_of(blocks)
+    return Layout(kept, tuple(links), page.url), chunks_of(blocks, keyer)
 
 
 # --- sequences and texts -------------------------------------------------------------------------
@@ -261,6 +269,8 @@ class LayoutPattern:
         self.votes, self.none_votes = [0] * n, 0
         self.window: deque[_Sample] = deque()
         self.pages = 0
+        self.proven: list[str] = [""] * n
+        """Per section, the template text proven before the window (`template_texts`)."""
         self._title: int | None = None
 
     @classmethod
@@ -285,7 +295,7 @@ class LayoutPattern:
             return
         keep = [i for i, _ in common_pairs(self.paths, uniq(layout.paths))]
         if len(keep) < len(self.paths):
-            if self.pages <= WINDOW_PAGES:  # the window still holds every page: redo exactly
+            if len(self.window) == self.pages:  # the window holds every page: redo exactly
                 self._rebuild([self.paths[i] for i in keep], [*self.window, sample])
                 return
             self._shrink(keep)
@@ -321,6 +331,7 @@ class LayoutPattern:
         self.diff, self.diff_max = [self.diff[i] for i in keep], [self.diff_max[i] for i in keep]
         self.weight_noanchor = [self.weight_noanchor[i] for i in keep]
         self.votes = [self.votes[i] for i in keep]
+        self.proven = [self.proven[i] for i in keep]
         for sample in self.window:
             sample.map(self.paths)
 
@@ -393,20 +404,51 @@ class LayoutPattern:
             self._title = tally.index(top) if top and top >= none else -1
         return self._title
 
+    def template_texts(self) -> list[str]:
+        """Per section, its template text: the words `TEMPLATE_TEXT_PAGES` window pages with
+        different main texts all show there, else the text proven so before (saved), else
+        "". The main section never qualifies (its pages would need equal main texts)."""
+        texts = list(self.proven)
+        main = self.main_section()
+        if main < 0 or len(self.window) < TEMPLATE_TEXT_PAGES:
+            return texts
+        mains = [" ".join(sample.words[main]) for sample in self.window]
+        for i in range(len(self.paths)):
+            seen: dict[str, set[str]] = {}
+            for sample, main_text in zip(self.window, mains, strict=True):
+                if sample.words[i]:
+                    seen.setdefault(" ".join(sample.words[i]), set()).add(main_text)
+            proven = [t for t, owners in seen.items() if len(owners) >= TEMPLATE_TEXT_PAGES]
+            if proven:
+                texts[i] = proven[0][:MAX_SECTION_CHARS]
+        return texts
+
     def to_json(self) -> dict[str, Any]:
-        """A JSON-compatible dict with a "version" field; `from_json` reads it back."""
+        """A JSON-compatible dict with a "version" field; `from_json` reads it back.
+
+        No page's own text is in it: the window's samples (what DiffScore compares a new
+        page with) stay in memory, their title votes are counted in `votes`, and of the
+        texts only `template_texts` are kept. A pattern read back therefore labels pages as
+        this one does; its next pages are compared with the pages learned after the read."""
+        votes, none_votes = list(self.votes), self.none_votes
+        for sample in self.window:
+            section = self.vote(sample)
+            if section >= 0:
+                votes[section] += 1
+            else:
+                none_votes += 1
         return {"kind": _KIND, "version": PATTERN_VERSION, "pages": self.pages,
-                "none_votes": self.none_votes, "paths": self.paths, "diff": self.diff,
+                "none_votes": none_votes, "paths": self.paths, "diff": self.diff,
                 "diff_max": self.diff_max, "weight_noanchor": self.weight_noanchor,
-                "votes": self.votes,
-                "window": [{"blocks": [list(b) for b in s.blocks], "anchors": s.anchors}
-                           for s in self.window]}
+                "votes": votes, "template": self.template_texts()}
 
     @classmethod
     def from_json(cls, data: Any) -> LayoutPattern:
-        """Rebuild a pattern from `to_json` output; raise ValueError saying what is wrong."""
+        """Rebuild a pattern from `to_json` output; raise ValueError saying what is wrong.
+        Version 1 kept the window: it is read into memory (a caller converting an old
+        model saves it back without)."""
         _check(isinstance(data, dict) and data.get("kind") == _KIND, "not a layout pattern")
-        _check(data.get("version") == PATTERN_VERSION, f"unknown version {data.get('version')!r}")
+        _check(data.get("version") in READ_VERSIONS, f"unknown version {data.get('version')!r}")
         pattern = cls()
         pattern._init(_items(data, "paths", str))
         n = len(pattern.paths)
@@ -416,6 +458,9 @@ class LayoutPattern:
         pattern.votes = _items(data, "votes", int, n)
         pattern.pages, pattern.none_votes = data.get("pages"), data.get("none_votes")
         _check(type(pattern.pages) is int and type(pattern.none_votes) is int, "counts")
+        if data["version"] == PATTERN_VERSION:
+            pattern.proven = _items(data, "template", str, n)
+            return pattern
         window = _items(data, "window", dict)
         _check(len(window) <= min(pattern.pages, WINDOW_PAGES), "window larger than pages")
         for entry in window:

@@ -5,7 +5,10 @@ does. A visit is two steps, so the server can reply between them: `visit` extrac
 with what its site has learned so far and, when the page is collected, stores it (one small
 transaction); `learn_visit` then updates the site model from the page already parsed and read
 for the extraction. `browse` does both at once (the CLI). Models are saved as versioned JSON
-in the store, never pickled; a model saved by an older format is relearned from scratch.
+in the store, never pickled, keyed by the store's secret (`Store.secret`, see
+`winnow.keyed`); a model saved by an older format that held page text is converted and saved
+back when a `Learner` opens the store (`upgrade_models`), and one that cannot be read is
+relearned from scratch.
 
 Memory stays bounded however many sites are browsed: at most `MAX_CACHED_MODELS` models are
 kept in memory, and the least recently used one is saved (when changed) and dropped.
@@ -24,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from winnow.extractor import extract, extract_page
+from winnow.keyed import Keyer
 from winnow.page import parse_page
 from winnow.result import Extraction
 from winnow.sitemodel import FORMAT_VERSION, Observation, SiteModel
@@ -72,9 +76,11 @@ class Learner:
 
     def __init__(self, store: Store, max_models: int = MAX_CACHED_MODELS) -> None:
         self.store = store
+        self.keyer = Keyer(store.secret)
         self.models: OrderedDict[str, SiteModel] = OrderedDict()
         self.dirty: set[str] = set()
         self.max_models = max_models
+        upgrade_models(store, self.keyer)
 
     def model(self, site: str) -> SiteModel:
         """The site's model: cached, else loaded from the store, else a new one."""
@@ -89,10 +95,10 @@ class Learner:
         data = self.store.load_model(site, MODEL_KIND)
         if data is not None:
             try:
-                return SiteModel.from_json(data)
+                return SiteModel.from_json(data, self.keyer)
             except (KeyError, TypeError, ValueError) as exc:
                 log.warning("site model of %s unreadable, relearning: %s", site, exc)
-        return SiteModel(site)
+        return SiteModel(site, keyer=self.keyer)
 
     def _evict(self) -> None:
         """Save and drop the least recently used models beyond `max_models`."""
@@ -179,6 +185,33 @@ def read_page(model: SiteModel, html: bytes | str, url: str | None) -> tuple[Ext
     result.timing_ms = {"parse": _ms(parsed - start), "template": _ms(matched - parsed),
                         **result.timing_ms, "total": _ms(time.perf_counter() - start)}
     return result, seen
+
+
+def upgrade_models(store: Store, keyer: Keyer) -> int:
+    """Convert every saved model of an older format (which kept page text and unkeyed
+    digests) to the current one and save it back, then checkpoint the WAL, so the old text
+    leaves the files now (the store overwrites deleted content: `secure_delete`). A model
+    that cannot be read is deleted: it would be relearned anyway, and it holds plain text.
+    Return how many models were converted."""
+    old = [site for site, version in store.model_versions(MODEL_KIND).items()
+           if version < FORMAT_VERSION]
+    converted = 0
+    for site in old:
+        data = store.load_model(site, MODEL_KIND)
+        try:
+            model = SiteModel.from_json(data or {}, keyer)
+        except (KeyError, TypeError, ValueError) as exc:
+            log.warning("site model of %s unreadable, dropped (relearned): %s", site, exc)
+            store.delete_model(site, MODEL_KIND)
+            continue
+        store.save_model(site, MODEL_KIND, model.to_json(), FORMAT_VERSION,
+                         summary=summary(model))
+        converted += 1
+    if old:
+        store.checkpoint()
+        log.info("converted %d site model(s) to format %d: no page text kept", converted,
+                 FORMAT_VERSION)
+    return converted
 
 
 def summary(model: SiteModel) -> dict[str, Any]:

@@ -19,10 +19,18 @@ Every part is bounded (representatives, layout window, lossy chunk counts, patte
 composed from the first `MAX_PATTERN_PAGES` pages, anchor texts), so learning a page costs
 the same at the 1,000th page of a site as at the 10th. Models serialize to versioned JSON.
 Pure: no I/O, no clock.
+
+Privacy: what `to_json` writes holds no prose of any page. Texts are remembered as keyed
+digests (`winnow.keyed`, the model's `keyer`, made from the install's secret): chunk keys,
+the text digests in ne-pattern labels, the pages learned (by URL and content). Cluster
+representatives are saved as tags, the layout window and the anchor texts of links (titles
+of other pages, with their URLs) stay in memory, and the only text saved is a layout
+section's template text once `layout.TEMPLATE_TEXT_PAGES` different pages showed it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -33,6 +41,7 @@ from lxml.html import HtmlElement
 from winnow import patterns
 from winnow.chunks import Chunk, ChunkLabels, ChunkTable, chunk_key, label_chunks
 from winnow.clustering import MIN_PREFILTER_SIMILARITY, Clusterer
+from winnow.keyed import UNKEYED, Keyer
 from winnow.layout import (
     Layout,
     LayoutPattern,
@@ -43,12 +52,13 @@ from winnow.layout import (
 from winnow.layout import apply as apply_layout
 from winnow.mibat import RecordTemplate, main_region, mine_regions, page_dom, record_template
 from winnow.page import Page, stamp_ids
-from winnow.tree import Tree, build_tree
+from winnow.tree import Tree, build_tree, from_arrays
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """2 added the site-wide chunk table (`SiteModel.site_chunks`); a version 1 model is read
-with an empty one."""
-READ_VERSIONS = frozenset({1, FORMAT_VERSION})
+with an empty one. 3 keeps no text: keyed digests, no layout window, no anchor texts, and
+the model's `key_id`; versions 1 and 2 are converted on reading (`_keyed_old`)."""
+READ_VERSIONS = frozenset({1, 2, FORMAT_VERSION})
 
 MIN_CLUSTER_PAGES = 2
 """Pages a cluster must have learned before its template is used: with one page there is
@@ -89,13 +99,15 @@ class ClusterModel:
     records: RecordTemplate | None = None
     """The post record template of the cluster's thread pages (MiBAT+MP), if any."""
 
-    def learn(self, seen: Observation, anchors: dict[str, list[str]], key: str) -> None:
+    def learn(self, seen: Observation, anchors: dict[str, list[str]], key: str,
+              keyer: Keyer) -> None:
         self.layout.add(seen.layout, anchors)
         self.chunks.add(seen.chunks, sample_key=key)
         self._learn_records(seen.page)
         if self.pattern_pages < MAX_PATTERN_PAGES:
-            self.pattern = (patterns.pattern_of(seen.tree) if self.pattern is None
-                            else patterns.compose(self.pattern, seen.tree))
+            tree = keyed_tree(seen.tree, keyer)
+            self.pattern = (patterns.pattern_of(tree) if self.pattern is None
+                            else patterns.compose(self.pattern, tree))
             self.pattern_pages += 1
 
     def _learn_records(self, page: Page) -> None:
@@ -148,20 +160,30 @@ class Template:
     """The cluster's post record template, for pages MiBAT alone cannot read."""
 
 
-def text_chunks(chunks: list[Chunk]) -> list[Chunk]:
+def text_chunks(chunks: list[Chunk], keyer: Keyer = UNKEYED) -> list[Chunk]:
     """The chunks keyed by text alone, for the site-wide table: the same words under another
     template's tag path are the same template text."""
-    return [Chunk(c.path, c.text, c.ids, chunk_key("", c.text)) for c in chunks]
+    return [Chunk(c.path, c.text, c.ids, chunk_key("", c.text, keyer)) for c in chunks]
 
 
-def _page_keys(seen: Observation) -> list[str]:
-    """What identifies a page as already learned: its URL, and a digest of its text chunks
-    (the same content under another URL, such as tracking parameters, is the same page)."""
+def keyed_tree(tree: Tree, keyer: Keyer) -> Tree:
+    """The tree with the text digests of its labels keyed (`Keyer.label`): what ne-patterns
+    are composed from and matched against, so a saved pattern holds keyed digests only."""
+    return from_arrays(tree.tags, [keyer.label(label) for label in tree.labels], tree.parents,
+                       tree.texts, tree.tails, tree.wn_ids, tree.elements)
+
+
+def _page_keys(seen: Observation, keyer: Keyer) -> list[str]:
+    """What identifies a page as already learned, as keyed digests: its URL, and a digest of
+    its text chunks (the same content under another URL, such as tracking parameters, is the
+    same page)."""
     digest = hashlib.blake2b(digest_size=8)
     for chunk in seen.chunks:
         digest.update(chunk.key.encode())
     keys = [f"text:{digest.hexdigest()}"]
-    return [f"url:{seen.page.url}", *keys] if seen.page.url else keys
+    if seen.page.url:
+        keys.insert(0, f"url:{seen.page.url}")
+    return [keyer.digest(key) for key in keys]
 
 
 @dataclass
@@ -178,20 +200,23 @@ class SiteModel:
     the cluster they joined."""
     site_chunks: ChunkTable = field(default_factory=ChunkTable)
     """Document frequencies of chunk texts over all the site's learned pages."""
+    keyer: Keyer = UNKEYED
+    """Keys every digest of text the model keeps: the install's secret (`Learner`)."""
 
     def observe(self, page: Page) -> Observation:
         """Read what learning and template matching need from a page, once, and find the
         cluster it belongs to."""
         stamp_ids(page)
         tree = build_tree(page.body)
-        page_layout, chunks = segment_with_chunks(page)
+        page_layout, chunks = segment_with_chunks(page, self.keyer)
         matches = self.clusterer.matches(tree, page_layout.signature)
-        return Observation(page, tree, page_layout, chunks, matches, text_chunks(chunks))
+        return Observation(page, tree, page_layout, chunks, matches,
+                           text_chunks(chunks, self.keyer))
 
     def add(self, seen: Observation) -> int:
         """Learn from an observed page; return the id of the cluster it joined. A page whose
         URL was learned before is not learned again (its cluster's id is returned)."""
-        keys = _page_keys(seen)
+        keys = _page_keys(seen, self.keyer)
         revisit = self._revisited(keys)
         if revisit is not None:
             return revisit
@@ -202,7 +227,7 @@ class SiteModel:
                          if cid in self.clusterer.clusters}
         model = self.clusters.setdefault(cluster, ClusterModel())
         key = seen.page.url or str(self.pages_seen)
-        model.learn(seen, self.anchors, key)
+        model.learn(seen, self.anchors, key, self.keyer)
         self.site_chunks.add(seen.texts, sample_key=key)
         self._remember_anchors(seen.layout)
         self._remember_learned(keys, cluster)
@@ -308,7 +333,8 @@ class SiteModel:
         pattern = self.clusters[seen.matches[0][0]].pattern
         if pattern is None:
             return None
-        return patterns.extract(pattern, seen.tree, tolerance=PATTERN_TOLERANCE)
+        return patterns.extract(pattern, keyed_tree(seen.tree, self.keyer),
+                                tolerance=PATTERN_TOLERANCE)
 
     def _remember_anchors(self, page_layout: Layout) -> None:
         for url, text in outgoing_anchors(page_layout):
@@ -320,24 +346,48 @@ class SiteModel:
             self.anchors.popitem(last=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": FORMAT_VERSION, "site": self.site, "pages_seen": self.pages_seen,
+        """The model as JSON data, without text (see the module docstring): anchor texts
+        are left out, every key is a keyed digest."""
+        return {"version": FORMAT_VERSION, "site": self.site, "key_id": self.keyer.key_id,
+                "pages_seen": self.pages_seen,
                 "clusterer": self.clusterer.to_json(),
                 "clusters": {str(cid): m.to_json() for cid, m in self.clusters.items()},
-                "anchors": list(self.anchors.items()),
                 "learned": list(self.learned.items()),
                 "site_chunks": self.site_chunks.to_json()}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> SiteModel:
-        if data.get("version") not in READ_VERSIONS:
-            raise ValueError(f"unsupported site model format {data.get('version')!r}")
+    def from_json(cls, data: dict[str, Any], keyer: Keyer = UNKEYED) -> SiteModel:
+        """Read `to_json` data saved under `keyer` (ValueError when it was saved under
+        another key: its digests would match nothing). Versions 1 and 2 held plain text and
+        unkeyed digests; they are converted (`_keyed_old`)."""
+        version = data.get("version")
+        if version not in READ_VERSIONS:
+            raise ValueError(f"unsupported site model format {version!r}")
+        if version == FORMAT_VERSION and data.get("key_id") != keyer.key_id:
+            raise ValueError("the site model was learned under another secret key")
         site_chunks = data.get("site_chunks")
-        return cls(site=str(data["site"]), pages_seen=int(data["pages_seen"]),
-                   clusterer=Clusterer.from_json(data["clusterer"]),
-                   clusters={int(k): ClusterModel.from_json(v)
-                             for k, v in data["clusters"].items()},
-                   anchors=OrderedDict((str(u), [str(t) for t in ts])
-                                       for u, ts in data["anchors"]),
-                   learned=OrderedDict((str(u), int(c)) for u, c in data.get("learned", [])),
-                   site_chunks=(ChunkTable.from_json(site_chunks) if site_chunks is not None
-                                else ChunkTable()))
+        model = cls(site=str(data["site"]), pages_seen=int(data["pages_seen"]),
+                    clusterer=Clusterer.from_json(data["clusterer"]),
+                    clusters={int(k): ClusterModel.from_json(v)
+                              for k, v in data["clusters"].items()},
+                    learned=OrderedDict((str(u), int(c)) for u, c in data.get("learned", [])),
+                    site_chunks=(ChunkTable.from_json(site_chunks) if site_chunks is not None
+                                 else ChunkTable()),
+                    keyer=keyer)
+        return model if version == FORMAT_VERSION else _keyed_old(model)
+
+
+def _keyed_old(model: SiteModel) -> SiteModel:
+    """A version 1 or 2 model under its keyer: chunk keys, pattern labels and learned-page
+    keys were unkeyed digests or plain text, and each keyed form is a digest of the old one
+    (`winnow.keyed`), so all of them carry over exactly. The anchor texts are not read, and
+    the layout windows are read into memory only (`LayoutPattern.to_json`)."""
+    keyer = model.keyer
+    model.site_chunks = model.site_chunks.rekeyed(keyer)
+    model.learned = OrderedDict((keyer.digest(k), c) for k, c in model.learned.items())
+    for cluster in model.clusters.values():
+        cluster.chunks = cluster.chunks.rekeyed(keyer)
+        if cluster.pattern is not None:
+            cluster.pattern = dataclasses.replace(
+                cluster.pattern, tree=keyed_tree(cluster.pattern.tree, keyer))
+    return model

@@ -1,8 +1,11 @@
 """The persistent store: pages per site, learned site models and settings in one SQLite file.
 
-`Store.open(data_dir)` creates the directory (mode 0700: it holds browsing history) and the
-database `winnow.sqlite3` in it, and brings the schema up to date. SQLite from the standard
-library, configured for a server that must never lose a page it said it stored:
+`Store.open(data_dir)` creates the directory and the database `winnow.sqlite3` in it, private
+to the user (`winnow.datadir`: the folder 0700, the database and every other file in the
+folder 0600, the `-wal` and `-shm` files too), reads or makes the install's secret
+(`Store.secret`, the key of the site models' digests), and brings the schema up to date.
+SQLite from the standard library, configured for a server that must never lose a page it
+said it stored:
 
 - WAL journal with `synchronous=NORMAL`. A commit appends the transaction to the `-wal` file
   with write(2) before `COMMIT` returns, so once a call here has returned, the transaction
@@ -51,13 +54,14 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
 
+from winnow import datadir
 from winnow.page import MAX_PAGE_BYTES, PageError, decode_html
 
 log = logging.getLogger(__name__)
 
 DB_FILENAME = "winnow.sqlite3"
-DATA_DIR_MODE = 0o700
-"""The data dir holds browsing history and the server's token: owner only."""
+DATA_DIR_MODE = datadir.DIR_MODE
+"""The data dir holds browsing history, the server's token and the secret: owner only."""
 APP_NAME = "winnow"
 
 BUSY_TIMEOUT_MS = 5000
@@ -262,11 +266,15 @@ class Store:
     """Pages, site models and settings in `<data_dir>/winnow.sqlite3`. Thread-safe: see the
     module docstring. Use as a context manager or call `close()`."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, retention: Retention) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path, retention: Retention,
+                 secret: bytes = b"") -> None:
         """Wrap an open, migrated connection; use `Store.open`."""
         self._conn: sqlite3.Connection | None = conn
         self.path = path
         self.retention = retention
+        self.secret = secret
+        """The install's secret (`datadir.load_secret`): site models key their digests
+        with it."""
         self._lock = threading.RLock()
 
     @classmethod
@@ -284,6 +292,12 @@ class Store:
         path = directory / DB_FILENAME
         conn: sqlite3.Connection | None = None
         try:
+            datadir.make_private(directory)
+            datadir.create_private(path)
+            secret = datadir.load_secret(directory)
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"cannot use {directory} as the data directory: {exc}") from exc
+        try:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             _configure(conn, path)
             _migrate(conn, path)
@@ -293,7 +307,7 @@ class Store:
             if isinstance(exc, sqlite3.Error):
                 raise StoreError(f"cannot open the Winnow database {path}: {exc}") from exc
             raise
-        return cls(conn, path, retention or Retention())
+        return cls(conn, path, retention or Retention(), secret)
 
     def close(self) -> None:
         """Close the connection; further calls raise StoreError. Closing twice is harmless."""
@@ -463,6 +477,20 @@ class Store:
                 "updated_at = excluded.updated_at, summary = excluded.summary",
                 (key, kind, int(version), text, now, brief))
 
+    def delete_model(self, site: str, kind: str) -> bool:
+        """Delete a site's saved model of `kind` (its pages stay); True when there was one."""
+        with self._transaction() as conn:
+            cursor = conn.execute("DELETE FROM site_models WHERE site = ? AND kind = ?",
+                                  (normalize_site(site), kind))
+        return cursor.rowcount > 0
+
+    def model_versions(self, kind: str) -> dict[str, int]:
+        """Return the format version of every site's saved model of `kind`, by site."""
+        with self._reading() as conn:
+            rows = conn.execute("SELECT site, version FROM site_models WHERE kind = ?",
+                                (kind,)).fetchall()
+        return {site: int(version) for site, version in rows}
+
     def model_summaries(self, kind: str) -> dict[str, tuple[dict[str, Any], float]]:
         """Return every site's saved model summary of `kind` with its save time, by site,
         without reading the models themselves."""
@@ -546,10 +574,10 @@ class Store:
             removed = conn.execute("DELETE FROM pages WHERE site = ?", (key,)).rowcount
             conn.execute("DELETE FROM site_models WHERE site = ?", (key,))
             conn.execute("DELETE FROM sites WHERE site = ?", (key,))
-        self._checkpoint()
+        self.checkpoint()
         return max(removed, 0)
 
-    def _checkpoint(self) -> None:
+    def checkpoint(self) -> None:
         """Copy the WAL into the database file and truncate it; best effort, since other
         connections' open reads can hold it back (SQLite retries on later checkpoints)."""
         try:

@@ -4,8 +4,9 @@ Per cluster: its pages, and its Webstemmer layout pattern section by section (Sh
 Step 4-5): the section's layout path, DiffScore (how much its text varies across the
 cluster's pages), whether it is static (DiffScore under `layout.DIFFSCORE_THRESHOLD`: the
 template text a page's template explains as noise), whether it is the main or the title
-section, and the section's text on the most recent learned page. Also the Ma et al. chunk
-table: pages counted and chunks past the template threshold.
+section, and the section's template text when it has proved to be template
+(`LayoutPattern.template_texts`): never a page's own text. Also the Ma et al. chunk table:
+pages counted and chunks past the template threshold.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from winnow import layout
 from winnow.sitemodel import MIN_CLUSTER_PAGES, ClusterModel, SiteModel
 
 SAMPLE_CHARS = 160
-"""Characters of a section's recent text shown on the dashboard."""
+"""Characters of a section's template text shown on the dashboard."""
 MAX_SECTIONS = 200
 """Sections listed per cluster (a pattern of a long page has a few hundred at most)."""
 
@@ -51,11 +52,11 @@ def _cluster(cid: int, pages: int, learned: ClusterModel | None,
 def _sections(pattern: layout.LayoutPattern) -> list[dict[str, Any]]:
     """The pattern's sections in page order with their scores and labels."""
     main, title = pattern.main_section(), pattern.title_section()
-    recent = pattern.window[-1].words if pattern.window else []
+    template = pattern.template_texts()
     sections = []
     for i, path in enumerate(pattern.paths[:MAX_SECTIONS]):
         diff = pattern.diffscore(i)
-        text = " ".join(recent[i]) if i < len(recent) else ""
+        text = template[i]
         sections.append({
             "path": path, "diffscore": round(diff, 3),
             "static": diff < layout.DIFFSCORE_THRESHOLD,

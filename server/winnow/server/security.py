@@ -15,7 +15,6 @@ is read from `Authorization: Bearer`, `X-Winnow-Token` or the `token` query para
 from __future__ import annotations
 
 import hmac
-import os
 import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -26,8 +25,10 @@ from urllib.parse import urlsplit
 from aiohttp import hdrs, web
 from aiohttp.typedefs import Handler, Middleware
 
+from winnow import datadir
+
 TOKEN_FILENAME = "token"
-TOKEN_MODE = 0o600
+TOKEN_MODE = datadir.FILE_MODE
 TOKEN_BYTES = 32
 """secrets.token_urlsafe(32): 256 bits, 43 characters."""
 EXTENSION_SCHEMES = ("chrome-extension", "moz-extension")
@@ -45,21 +46,9 @@ TOKEN_QUERY = "token"
 def load_token(data_dir: Path) -> str:
     """Return the token in `data_dir`, creating it (mode 0600) on first use. A token file
     that others can read is tightened back to 0600."""
-    path = data_dir / TOKEN_FILENAME
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, TOKEN_MODE)
-    except FileExistsError:
-        if path.stat().st_mode & 0o077:
-            path.chmod(TOKEN_MODE)
-        token = path.read_text("ascii").strip()
-        if token:
-            return token
-        path.unlink()
-        return load_token(data_dir)
-    with os.fdopen(fd, "w", encoding="ascii") as handle:
-        token = secrets.token_urlsafe(TOKEN_BYTES)
-        handle.write(token + "\n")
-    return token
+    made = datadir.read_or_create(data_dir / TOKEN_FILENAME,
+                                  lambda: (secrets.token_urlsafe(TOKEN_BYTES) + "\n").encode())
+    return made.decode("ascii").strip()
 
 
 @dataclass(frozen=True)
