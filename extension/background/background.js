@@ -9,12 +9,16 @@
  */
 import { api } from "../shared/api.js";
 import { WinnowError, serveMessages } from "../shared/messages.js";
+import { forgetPositions } from "../shared/positions.js";
 import { loadSettings } from "../shared/settings.js";
-import { addToOutbox, changeCollection, collecting, flushOutbox, syncContentScript } from "./collect.js";
+import {
+  addToOutbox, changeCollection, collecting, dropFromOutbox, flushOutbox, syncContentScript,
+} from "./collect.js";
 import {
   applyHighlight, exportTab, extracting, forgetTab, openReader, readerResult, sendPage, setHighlight,
-  tabInfo,
+  showSource, tabInfo,
 } from "./pages.js";
+import { clearReadable, showReadable, syncReadableScript } from "./readable.js";
 import {
   connection, currentStatus, onStatusChange, reconnectNow, replaceConnection, request, wireMessages,
 } from "./server.js";
@@ -34,11 +38,14 @@ const pageHandlers = {
   "stats:get": ({ site }) => request("stats", site ? { site } : {}),
   "export:get": ({ tabId, format }) => exportTab(tabId, format),
   "wire:log": async () => ({ messages: wireMessages() }),
+  "tab:show": ({ tabId, url }, sender) => showSource({ tabId, url }, sender.tab),
+  "site:forget": ({ site }) => forgetSite(site),
 };
 
 /** Content scripts → background. The tab always comes from the sender, never the message. */
 const contentHandlers = {
   "content:hello": async ({ reason }, sender) => {
+    if (sender.tab.incognito) return { send: false };   // private windows never send pages
     // A script the background injected to read the page now must not send it a second time.
     if (reason === "load" && extracting(sender.tab.id)) return { send: false };
     const wanted = reason === "navigation" || collecting(sender.tab, await loadSettings());
@@ -46,7 +53,19 @@ const contentHandlers = {
   },
   "content:page": (message, sender) => receivePage(sender.tab, message),
   "content:unhighlight": async (message, sender) => setHighlight(sender.tab.id, false),
+  "content:readable": ({ kind, ms }, sender) => showReadable(sender.tab, { kind, ms }),
 };
+
+/**
+ * Forget a site: its pages and model on the server, and what the extension keeps of it
+ * (reading positions, pages waiting in the outbox).
+ */
+async function forgetSite(site) {
+  if (typeof site !== "string" || !site) throw new WinnowError("bad_request", "No site to forget.");
+  const reply = await request("forget_site", { site });
+  await Promise.all([forgetPositions(site), dropFromOutbox(site)]);
+  return { site: reply.site, pages_deleted: reply.pages_deleted };
+}
 
 /**
  * A page the content script sent by itself: on load of a collected site, or after a
@@ -95,8 +114,14 @@ serveMessages({ page: pageHandlers, content: contentHandlers });
 api.runtime.onInstalled.addListener(() => {
   createMenus().catch(() => {});
   syncContentScript().catch(() => {});
+  syncReadableScript().catch(() => {});
 });
-api.runtime.onStartup.addListener(() => syncContentScript().catch(() => {}));
+api.runtime.onStartup.addListener(() => {
+  syncContentScript().catch(() => {});
+  syncReadableScript().catch(() => {});
+});
+api.permissions.onAdded.addListener(() => syncReadableScript().catch(() => {}));
+api.permissions.onRemoved.addListener(() => syncReadableScript().catch(() => {}));
 
 api.contextMenus.onClicked.addListener((info, tab) => {
   if (tab?.id >= 0) runAction(info.menuItemId, tab);
@@ -107,7 +132,14 @@ api.commands.onCommand.addListener(async (command, tab) => {
   if (COMMANDS[command] && target) runAction(COMMANDS[command], target);
 });
 
-api.tabs.onRemoved.addListener((tabId) => forgetTab(tabId).catch(() => {}));
+api.tabs.onRemoved.addListener((tabId) => {
+  forgetTab(tabId).catch(() => {});
+  clearReadable(tabId).catch(() => {});
+});
+// A new page in a tab is checked anew; until then its tab shows the global badge.
+api.tabs.onUpdated.addListener((tabId, change) => {
+  if (change.status === "loading") clearReadable(tabId).catch(() => {});
+});
 
 api.storage.onChanged.addListener((changes, area) => {
   if (area !== "local" || !changes.settings) return;

@@ -104,6 +104,16 @@ async function appendToOutbox(page) {
   await api.storage.local.set({ outbox });
 }
 
+/** Drop a site's pages from the outbox (the site was forgotten). */
+export function dropFromOutbox(site) {
+  outboxWrites = outboxWrites.then(async () => {
+    const { outbox = [] } = await api.storage.local.get("outbox");
+    const kept = outbox.filter((page) => siteOf(page.url) !== site);
+    if (kept.length !== outbox.length) await api.storage.local.set({ outbox: kept });
+  }).catch(() => {});
+  return outboxWrites;
+}
+
 let flushing = false;
 
 /** Send the pages collected while offline (called when the connection comes up). */

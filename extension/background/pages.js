@@ -90,8 +90,20 @@ export function extracting(tabId) {
   return inFlight.has(tabId);
 }
 
+/**
+ * Pages of private windows are never read or sent (the manifest keeps the extension out of
+ * them; this holds even where a browser lets a user allow it in).
+ * @throws {WinnowError} private
+ */
+function refusePrivate(tab) {
+  if (tab?.incognito) {
+    throw new WinnowError("private", "Winnow never reads pages of private windows.");
+  }
+}
+
 async function readAndExtract(tabId) {
   const tab = await api.tabs.get(tabId);
+  refusePrivate(tab);
   await ensureContent(tabId);
   const page = await askContent(tabId, "wn:serialize");
   return sendPage(tab, page);
@@ -103,6 +115,7 @@ async function readAndExtract(tabId) {
  * @param {{instance: string, serial: number, url: string, title: string, html: string, ms: number}} page
  */
 export async function sendPage(tab, page) {
+  refusePrivate(tab);
   const collect = collecting({ incognito: tab.incognito, url: page.url }, await loadSettings());
   const fields = { url: page.url, title: page.title || null, html: page.html, collect };
   let result;
@@ -155,9 +168,35 @@ export async function openReader(tab) {
   const job = currentResult(tab.id);
   job.catch(() => {});   // the reader page gets the same promise and shows any error
   openingReaders.set(tab.id, job);
-  const url = api.runtime.getURL(`reader/reader.html?tab=${tab.id}`);
+  // A reader's address is new each time: the reader keeps what it shows under it.
+  const opened = Date.now().toString(36);
+  const url = api.runtime.getURL(`reader/reader.html?tab=${tab.id}&at=${opened}`);
   const created = await api.tabs.create({ url, index: tab.index + 1, openerTabId: tab.id, windowId: tab.windowId });
   return { readerTabId: created.id };
+}
+
+/** A URL without its fragment: the same page scrolled elsewhere is the same page. */
+const samePage = (a, b) => Boolean(a && b) && a.split("#")[0] === b.split("#")[0];
+
+/**
+ * Bring a reader's source page forward: switch to its tab when the tab still shows the page,
+ * else open the page's URL in a new tab beside the reader (never inside the reader's tab).
+ * @param {{tabId: number, url: string}} source the reader's source tab and page URL
+ * @param {chrome.tabs.Tab|undefined} readerTab the reader's own tab, where the request came from
+ * @returns {Promise<{tabId: number, switched: boolean}>}
+ */
+export async function showSource({ tabId, url }, readerTab) {
+  const tab = await openTab(tabId);
+  // tab.url is known where the extension has access; else the content script says its URL.
+  const shownUrl = tab && (tab.url || (await pingContent(tabId))?.url);
+  if (tab && samePage(shownUrl, url)) {
+    await api.tabs.update(tab.id, { active: true });
+    await api.windows.update(tab.windowId, { focused: true }).catch(() => {});
+    return { tabId: tab.id, switched: true };
+  }
+  const placement = readerTab ? { index: readerTab.index + 1, windowId: readerTab.windowId } : {};
+  const created = await api.tabs.create({ url, ...placement });
+  return { tabId: created.id, switched: false };
 }
 
 /**
@@ -200,9 +239,11 @@ export async function exportTab(tabId, format) {
   if (typeof pageId === "number") {
     reply = await request("export", { format, page_id: pageId });
   } else {
-    if (!(await openTab(tabId))) {
+    const tab = await openTab(tabId);
+    if (!tab) {
       throw new WinnowError("not_found", "The page's tab is closed; open the page again to export it.");
     }
+    refusePrivate(tab);
     await ensureContent(tabId);
     // A copy for the export only: the ids of the result the tab shows stay valid.
     const page = await askContent(tabId, "wn:serialize", { keep: false });

@@ -268,7 +268,7 @@
 
   /** Handlers for BACKGROUND_TO_CONTENT, by type. */
   const handlers = {
-    "wn:ping": () => ({ instance: state.instance, serial: state.serial, highlighted: highlighted() }),
+    "wn:ping": () => ({ instance: state.instance, serial: state.serial, highlighted: highlighted(), url: location.href }),
     "wn:serialize": (message) => serialize({ keep: message.keep !== false }),
     "wn:highlight": (message) => highlight(message),
     "wn:unhighlight": () => unhighlight(),

@@ -1,6 +1,7 @@
 /**
  * The toolbar popup: connection state (and how to start the server when it is not running),
- * the reader view, noise highlighting, export, and passive collection for the current tab.
+ * the reader view, noise highlighting, export, passive collection for the current tab, and
+ * forgetting the tab's site (its pages and model on the server).
  * `?tab=<id>` names the tab explicitly (the browser tests open the popup as a page).
  */
 import { api, readerShortcut } from "../shared/api.js";
@@ -41,7 +42,8 @@ function renderStatus(status) {
   $("status").title = statusSummary(status);
   $("offline").hidden = status.state !== "offline";
   $("dashboard").href = httpBase(status.url);
-  for (const el of document.querySelectorAll("#page-actions input, .export button")) el.disabled = !online || !info?.site;
+  for (const el of document.querySelectorAll("#page-actions input, .export button, #forget")) el.disabled = !online || !info?.site;
+  if (!online) $("forget-confirm").hidden = true;
   clearInterval(retryTicker);
   if (status.state === "offline") {
     const tick = () => {
@@ -148,6 +150,29 @@ async function togglePause() {
   await refresh();
 }
 
+/** Ask before forgetting: the confirmation names the site. */
+function askToForget() {
+  $("forget-site").textContent = info.site;
+  $("forget-confirm").hidden = false;
+  $("forget").hidden = true;
+  $("forget-no").focus();
+}
+
+function cancelForget() {
+  $("forget-confirm").hidden = true;
+  $("forget").hidden = false;
+}
+
+/** Forget the tab's site: its stored pages and learned model on the server. */
+async function forgetSite() {
+  const site = info.site;
+  cancelForget();
+  const reply = await askBackground("site:forget", { site });
+  const pages = reply.pages_deleted;
+  say(`Forgot ${site}: ${pages} stored page${pages === 1 ? "" : "s"} and its learned templates deleted.`, true);
+  await loadStats();
+}
+
 /** The reader shortcut as currently bound (users can rebind it), and a link to change it. */
 async function showShortcut() {
   const shortcut = await readerShortcut();
@@ -180,6 +205,9 @@ function wire() {
   $("collect-all").addEventListener("change", guarded(toggleAll));
   $("collect-paused").addEventListener("change", guarded(togglePause));
   $("retry").addEventListener("click", guarded(() => askBackground("reconnect")));
+  $("forget").addEventListener("click", askToForget);
+  $("forget-no").addEventListener("click", cancelForget);
+  $("forget-yes").addEventListener("click", guarded(forgetSite));
   $("options").addEventListener("click", (event) => {
     event.preventDefault();
     api.runtime.openOptionsPage();

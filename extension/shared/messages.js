@@ -17,6 +17,8 @@ export const PAGE_TO_BACKGROUND = Object.freeze([
   "stats:get",       // pages the server has collected
   "export:get",      // an export file (json, csv, markdown) for a tab's page
   "wire:log",        // the last protocol messages, for the options page's diagnostics
+  "tab:show",        // bring the source page of a reader view forward, or open its URL
+  "site:forget",     // delete a site's pages and model on the server, and the extension's traces
 ]);
 
 /** Content script → background. */
@@ -24,6 +26,7 @@ export const CONTENT_TO_BACKGROUND = Object.freeze([
   "content:hello",   // a content script started, or the page's URL changed: should it send?
   "content:page",    // a serialized page, sent on load when collecting or after SPA navigation
   "content:unhighlight", // the legend's close button turned highlighting off
+  "content:readable", // the cheap check's verdict: the page is an article, a thread, or neither
 ]);
 
 /** Background → content script. */

@@ -18,6 +18,10 @@ export const DEFAULT_SETTINGS = Object.freeze({
     font: "serif",           // serif, sans, mono
     size: 20,                // px
     width: "medium",         // narrow, medium, wide
+    leading: "normal",       // line height: tight, normal, loose
+    align: "start",          // text alignment: start (ragged), justify
+    voice: "",               // speech synthesis voice name; empty means the browser's default
+    rate: 1,                 // speech rate, a multiple of the voice's normal speed
   }),
 });
 

@@ -5,12 +5,13 @@
  */
 
 /**
- * How to start the server, as statusSummary says it (popup.html and reader.html say the same
- * in their markup).
+ * How to start the server, as the README says it: `make run` in the Winnow checkout, or the
+ * server that installed, by its path from there (`winnow serve` is on the PATH only inside
+ * the venv). statusSummary says it; popup.html and reader.html say the same in their markup.
  */
 const START_HINT = Object.freeze({
-  command: "winnow serve",
   fromCheckout: "make run",
+  installed: ".venv/bin/winnow serve",
 });
 
 /**
@@ -23,7 +24,7 @@ export function statusSummary(status) {
     return `connected to the Winnow server${version}`;
   }
   if (status.state === "connecting") return "connecting to the Winnow server…";
-  return `the server is not running. Start it with \`${START_HINT.command}\` (or \`${START_HINT.fromCheckout}\` in a Winnow checkout).`;
+  return `the server is not running. Start it in the Winnow checkout with \`${START_HINT.fromCheckout}\` (or \`${START_HINT.installed}\`).`;
 }
 
 /**

@@ -212,6 +212,24 @@ def plain_page(title: str, seed: str) -> str:
             f"<footer><a href='/about'>About us</a></footer></body></html>")
 
 
+def listing_page() -> str:
+    """A news section's front: a dozen dated teasers (a linked headline, a date, a summary of
+    article-like prose) and an archive table of dated links; no article of its own."""
+    summary = ("The harbour committee met again to weigh the cost of repairing the old pier "
+               "before the winter storms, and members asked for a second survey of the piles. ")
+    teasers = "".join(
+        f"<article class='teaser'><h2><a href='/plain/story-{i}'>Harbour story number {i}</a>"
+        f"</h2><time datetime='2024-05-{i + 1:02d}'>May {i + 1}, 2024</time>"
+        f"<p>{summary}{summary}</p></article>" for i in range(12))
+    rows = "".join(f"<tr><td><a href='/plain/archive-{i}'>Archive {i}</a></td>"
+                   f"<td>2023-0{i % 9 + 1}-15</td><td>{i * 3 + 2} KB</td></tr>" for i in range(20))
+    return ("<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Harbour news"
+            "</title></head><body><header><a href='/'>Home</a> <a href='/news'>News</a></header>"
+            f"<main><h1>Harbour news</h1><section class='river'>{teasers}</section>"
+            f"<table class='archive'>{rows}</table></main>"
+            "<footer><a href='/about'>About us</a></footer></body></html>")
+
+
 MISNESTED_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Misnested markup</title></head><body>
 <table class="menu"><tr><td><a href="/a">Home</a> <a href="/b">World</a> <a href="/c">Sport</a>
@@ -254,6 +272,9 @@ def page_app() -> Any:
     async def image(request: web.Request) -> web.StreamResponse:
         return web.FileResponse(HERE / "lead.svg", headers={"Content-Type": "image/svg+xml"})
 
+    async def listing(request: web.Request) -> web.Response:
+        return html(listing_page())
+
     async def misnested(request: web.Request) -> web.Response:
         return html(MISNESTED_PAGE.format(body=story("misnested")))
 
@@ -269,6 +290,7 @@ def page_app() -> Any:
         web.get("/spa/{name}", spa),
         web.get("/showcase", showcase),
         web.get("/misnested", misnested),
+        web.get("/listing", listing),
         web.get("/img/lead.svg", image),
     ])
     return app
@@ -413,6 +435,21 @@ class Browser:
     def reset_settings(self) -> None:
         """Forget every setting (collection off), as after a fresh install."""
         self.worker.evaluate("chrome.storage.local.clear()")
+
+
+def stop_worker(browser: Browser, page: Any) -> None:
+    """Stop the extension's service worker, as Chromium does with an idle one (through the
+    DevTools protocol on `page`); the next extension event starts a new one."""
+    cdp = browser.context.new_cdp_session(page)
+
+    def worker_targets() -> list[str]:
+        return [t["targetId"] for t in cdp.send("Target.getTargets")["targetInfos"]
+                if t["type"] == "service_worker" and t["url"] == browser.worker.url]
+
+    [target] = worker_targets()
+    cdp.send("Target.closeTarget", {"targetId": target})
+    wait_for(lambda: not worker_targets(), what="the worker stopped")
+    cdp.detach()
 
 
 def find_worker(context: Any) -> Any:

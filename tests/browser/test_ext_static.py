@@ -50,7 +50,7 @@ def test_manifest_asks_for_the_least() -> None:
     assert data["browser_specific_settings"]["gecko"]["id"]
     csp = data["content_security_policy"]["extension_pages"]
     assert csp == "script-src 'self'; object-src 'self'"   # and no upgrade of ws:// in Firefox
-    assert data["commands"]["open-reader"]["suggested_key"]["default"] == "Alt+Shift+R"
+    assert data["incognito"] == "not_allowed", "private windows never send pages"
 
 
 def test_every_permission_is_explained_in_the_readme() -> None:
