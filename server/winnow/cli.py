@@ -97,6 +97,10 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
                             f"(default {WORKER_MEMORY_MB:g}; 0 never)")
     serve.add_argument("--max-message-bytes", type=int, default=MAX_MESSAGE_BYTES,
                        help=f"largest WebSocket message (default {MAX_MESSAGE_BYTES:,})")
+    serve.add_argument("--quiet", action="store_true",
+                       help="log warnings and errors only (no start lines, no line per page)")
+    serve.add_argument("--log-format", choices=("text", "json"), default="text",
+                       help="log as text lines or as JSON lines (default text)")
 
 
 def run_export_corpus(args: argparse.Namespace) -> int:
@@ -130,7 +134,8 @@ def run_serve(args: argparse.Namespace) -> int:
                        models_per_worker=args.models_per_worker,
                        worker_memory_mb=args.worker_memory_mb or None,
                        extension_ids=tuple(args.extension_id),
-                       allow_remote=args.allow_remote))
+                       allow_remote=args.allow_remote, log_format=args.log_format,
+                       quiet=args.quiet))
     return 0
 
 

@@ -1,4 +1,5 @@
-"""The HTTP API and the dashboard's files. Read-only: every change goes over the WebSocket.
+"""The HTTP API and the dashboard's files. Read-only but for forgetting a site, which the
+dashboard does here (the extension does it over the WebSocket).
 
     GET /healthz                          liveness and versions
     GET /                                 the dashboard (static/dashboard.html)
@@ -8,6 +9,11 @@
     GET /api/sites/{site}/template?cluster=ID   a cluster's learned template, section by section
     GET /api/pages/{id}/reader            the reader view as a standalone HTML page
     GET /api/pages/{id}/export?format=json|csv|markdown   the page exported, as a download
+    POST /api/sites/{site}/forget         delete the site's pages and model (JSON request)
+
+The one state-changing route passes `security.Policy`'s rules for writes: the token, or an
+allowed Origin (the dashboard's own, the extension's) on a JSON request; a web page can
+neither send such a request to another origin without a CORS preflight nor forge its Origin.
 
 Static files are read from the package once, into `STATIC`, by fixed names: no part of a
 request path is ever used to open a file.
@@ -133,6 +139,14 @@ async def template(request: web.Request) -> web.Response:
         if cluster["id"] == wanted:
             return _json({"site": key, **cluster})
     raise web.HTTPNotFound(text=f"no cluster {wanted} for {key}\n")
+
+
+async def forget(request: web.Request) -> web.Response:
+    """Delete everything of a site: pages, model (stored and in memory), settings."""
+    state = request.app[STATE]
+    key = _site_param(request)
+    deleted = await state.forget_site(key)
+    return _json({"site": key, "forgotten": True, "pages_deleted": deleted})
 
 
 async def _on_page(state: ServerState, page_id: int, fn: Callable[..., T], *args: Any) -> T:

@@ -12,20 +12,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from aiohttp import web
 
-from winnow.server import api, worker, ws
-from winnow.server.security import Policy, is_loopback, load_token, middleware
+from winnow.keyed import Keyer
+from winnow.learning import upgrade_models
+from winnow.server import api, logs, worker, ws
+from winnow.server.security import TOKEN_FILENAME, Policy, is_loopback, load_token, middleware
 from winnow.server.state import IO_THREADS, STATE, ServerConfig, ServerState
 from winnow.server.workers import Workers
 from winnow.store import Store
 
 log = logging.getLogger(__name__)
 
+PRIVATE_UMASK = 0o077
+"""The server's files (and its workers') are created for the user alone."""
 CLIENT_MAX_SIZE = 1024 * 1024
 """Largest HTTP request body; the API takes no uploads (pages come over the WebSocket)."""
 
@@ -40,6 +45,7 @@ def routes() -> list[web.RouteDef]:
         web.get("/api/sites", api.sites),
         web.get("/api/sites/{site}", api.site),
         web.get("/api/sites/{site}/template", api.template),
+        web.post("/api/sites/{site}/forget", api.forget),
         web.get("/api/pages/{page_id:\\d+}/reader", api.reader),
         web.get("/api/pages/{page_id:\\d+}/export", api.export),
     ]
@@ -57,9 +63,11 @@ def create_app(config: ServerConfig) -> web.Application:
 
 
 def _data_dir(config: ServerConfig) -> Path:
-    """Create the data dir (0700) and migrate the store, so the token can go in it and the
-    worker processes find the schema up to date."""
-    Store.open(config.data_dir).close()
+    """Create the data dir (0700, its files 0600), migrate the store and convert site models
+    saved in an older format (`learning.upgrade_models`), so the token can go in it and the
+    worker processes find the schema and the models up to date."""
+    with Store.open(config.data_dir) as store:
+        upgrade_models(store, Keyer(store.secret))
     return config.data_dir
 
 
@@ -68,13 +76,15 @@ def _lifetime(config: ServerConfig,
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         store = Store.open(config.data_dir)
         workers = Workers(config.data_dir, config.workers, config.models_per_worker,
-                          config.worker_memory_mb)
+                          config.worker_memory_mb, log_format=config.log_format,
+                          quiet=config.quiet)
         threads = ThreadPoolExecutor(IO_THREADS, thread_name_prefix="winnow-io")
         state = ServerState(config, policy, store, workers, threads)
         app[STATE] = state
         flusher: asyncio.Task[None] | None = None
         try:
-            await workers.start()
+            pids = await workers.start()
+            _log_start(config, pids)
             flusher = asyncio.create_task(_flush_models(workers, config.model_flush_s))
             yield
         finally:
@@ -88,6 +98,18 @@ def _lifetime(config: ServerConfig,
     return lifetime
 
 
+def _log_start(config: ServerConfig, pids: list[int]) -> None:
+    """Where the data and the token are, and the workers (the address: `serve`)."""
+    data_dir = config.data_dir.resolve()
+    logs.event("data", "data in %s (private to you: folder 0700, files 0600)", data_dir,
+               data_dir=str(data_dir))
+    logs.event("token", "token in %s", data_dir / TOKEN_FILENAME,
+               token_file=str(data_dir / TOKEN_FILENAME))
+    logs.event("workers", "%d worker process(es) (pid %s), %d site models each in memory",
+               len(pids), ", ".join(map(str, pids)), config.models_per_worker,
+               workers=len(pids), pids=pids, models_per_worker=config.models_per_worker)
+
+
 async def _flush_models(workers: Workers, every: float) -> None:
     """Every `every` seconds, have the workers save the models unsaved for too long."""
     while True:
@@ -98,9 +120,10 @@ async def _flush_models(workers: Workers, every: float) -> None:
 
 
 def serve(config: ServerConfig) -> None:
-    """Run the server until interrupted (the `winnow serve` command)."""
-    logging.basicConfig(level=logging.INFO, format="winnow: %(message)s")
-    logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+    """Run the server until interrupted (the `winnow serve` command), logging as
+    `config.log_format` says (`logs`): a few lines at start, then one per page."""
+    logs.configure(config.log_format, config.quiet)
+    os.umask(PRIVATE_UMASK)
     if not is_loopback(config.host):
         if not config.allow_remote:
             raise ValueError(f"refusing to listen on {config.host}, which is not a loopback "
@@ -108,8 +131,9 @@ def serve(config: ServerConfig) -> None:
         log.warning("listening on %s: other machines can reach this server; only the token "
                     "or an extension origin lets them in", config.host)
     app = create_app(config)
-    print(f"winnow: serving on http://{_url_host(config.host)}:{config.port}/ "
-          f"(WebSocket /ws, data in {config.data_dir})", flush=True)
+    url = f"http://{_url_host(config.host)}:{config.port}/"
+    logs.event("address", "serving on %s (dashboard; WebSocket %sws)", url, url, url=url,
+               host=config.host, port=config.port)
     web.run_app(app, host=config.host, port=config.port, print=None,
                 handle_signals=True)
 

@@ -6,7 +6,10 @@ would send its own host name), and (2) among those, requests from the browser ex
 (`Origin: chrome-extension://…` or `moz-extension://…`, optionally only pinned ids), from the
 server's own pages (the dashboard: its own origin, or a same-origin or user-typed navigation
 as the browser's `Sec-Fetch-Site` says), or from a client holding the token kept in the data
-dir. Everything else gets 403 before any handler runs, WebSocket upgrades included.
+dir. Everything else gets 403 before any handler runs, WebSocket upgrades included. A write
+(POST: forgetting a site from the dashboard) also needs the token, or an allowed Origin on a
+JSON request: no form can send one, and a script of another origin only after a CORS
+preflight this server never grants; without an Origin only the token will do.
 
 The token lives in `<data dir>/token`, created once with mode 0600 (the data dir is 0700), and
 is read from `Authorization: Bearer`, `X-Winnow-Token` or the `token` query parameter.
@@ -39,6 +42,11 @@ browser sets this header itself and no page can forge it."""
 OPEN_PATHS = ("/healthz",)
 """Paths a local client without the token may GET when it sends no Origin (a browser page
 always does): the liveness probe, which tells only that Winnow runs and its version."""
+SAFE_METHODS = ("GET", "HEAD")
+"""Methods that change nothing; every other one is a write."""
+WRITE_MEDIA_TYPE = "application/json"
+"""The media type a state-changing request (POST) must carry: HTML forms cannot send it, and a
+script of another origin can only after a CORS preflight, which this server never grants."""
 TOKEN_HEADER = "X-Winnow-Token"
 TOKEN_QUERY = "token"
 
@@ -101,11 +109,13 @@ class Policy:
             return "the Host header does not name this server"
         if self.token_given(request):
             return None
+        if request.method not in SAFE_METHODS and request.content_type != WRITE_MEDIA_TYPE:
+            return f"a change must be sent as {WRITE_MEDIA_TYPE}"
         origin = request.headers.get(hdrs.ORIGIN)
         if origin is not None:
             return None if self.origin_allowed(origin, port) else \
                 f"the origin {origin[:100]} may not use this server"
-        reading = request.method in ("GET", "HEAD") and not _is_upgrade(request)
+        reading = request.method in SAFE_METHODS and not _is_upgrade(request)
         if reading and request.path in OPEN_PATHS:
             return None
         if reading and request.headers.get("Sec-Fetch-Site") in SAME_SITE_FETCHES:

@@ -67,6 +67,10 @@ class ServerConfig:
     allowed_hosts: tuple[str, ...] = ()
     heartbeat_s: float | None = HEARTBEAT_S
     model_flush_s: float = MODEL_FLUSH_S
+    log_format: str = "text"
+    """`logs.FORMATS`: text lines, or JSON lines (`--log-format json`)."""
+    quiet: bool = False
+    """Log warnings and errors only (`--quiet`)."""
 
 
 @dataclass
@@ -91,6 +95,12 @@ class ServerState:
         if site is None:
             raise ProtocolError("not_found", f"no stored page {page_id}")
         return site
+
+    async def forget_site(self, site: str) -> int:
+        """Delete everything of a site (already normalized): its pages, model and settings in
+        the store and its model in memory, in its worker, after the site's queued jobs (so no
+        learning queued before brings it back); return the pages deleted."""
+        return await self.workers.run(site, worker.forget, site)
 
     async def live_summaries(self) -> dict[str, dict[str, Any]]:
         """The summaries of the models the workers hold in memory, by site (the saved ones

@@ -31,6 +31,7 @@ from winnow.export import Exported, export_extraction
 from winnow.extractor import extract
 from winnow.learning import Learner, Visit, summary
 from winnow.result import Extraction
+from winnow.server import logs
 from winnow.server.describe import describe_model
 from winnow.server.reader import reader_document
 from winnow.store import Retention, Store
@@ -64,11 +65,12 @@ _state: _State | None = None
 
 
 def init(data_dir: str, retention: Retention | None, max_models: int,
-         server_alive: Connection) -> None:
+         server_alive: Connection, log_format: str = "text", quiet: bool = False) -> None:
     """Open this process's store (the executor's initializer); keep at most `max_models`
-    site models in memory; exit when the server process is gone (see `_exit_with_server`)."""
+    site models in memory; log as the server does (`logs.configure`); exit when the server
+    process is gone (see `_exit_with_server`)."""
     global _state
-    logging.basicConfig(level=logging.INFO, format="winnow worker: %(message)s")
+    logs.configure(log_format, quiet, worker=True)
     _state = _State(Learner(Store.open(Path(data_dir), retention=retention), max_models))
     threading.Thread(target=_exit_with_server, args=(server_alive,), daemon=True,
                      name="winnow-server-watch").start()
@@ -97,9 +99,11 @@ def _learner() -> Learner:
     return _worker().learner
 
 
-def ready() -> bool:
-    """A no-op job: the server submits it at start so the process is spawned and warm."""
-    return _state is not None
+def ready() -> int:
+    """The server submits this at start so the process is spawned and warm; return the
+    process id (for the server's log)."""
+    _worker()
+    return os.getpid()
 
 
 def visit(site: str, url: str, html: str, title: str | None,

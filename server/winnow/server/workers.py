@@ -78,7 +78,8 @@ class Workers:
 
     def __init__(self, data_dir: Path, count: int, max_models: int,
                  memory_limit_mb: float | None = None,
-                 retention: Retention | None = None) -> None:
+                 retention: Retention | None = None, log_format: str = "text",
+                 quiet: bool = False) -> None:
         if count < 1 or max_models < 1:
             raise ValueError(f"need at least one worker and one model, got {count} and "
                              f"{max_models}")
@@ -90,7 +91,8 @@ class Workers:
         # The workers hold the reading end; only this process holds the writing end, so
         # the workers see end of file when the server exits, however it exits.
         self._alive_r, self._alive_w = self._context.Pipe(duplex=False)
-        self._initargs = (str(data_dir), retention, max_models, self._alive_r)
+        self._initargs = (str(data_dir), retention, max_models, self._alive_r, log_format,
+                          quiet)
         self.memory_limit_mb = memory_limit_mb
         self.recycled = 0
         self._slots = [_Slot(self._executor()) for _ in range(count)]
@@ -105,11 +107,12 @@ class Workers:
     def count(self) -> int:
         return len(self._slots)
 
-    async def start(self) -> None:
-        """Spawn every worker process and wait until each has opened the store."""
+    async def start(self) -> list[int]:
+        """Spawn every worker process and wait until each has opened the store; return
+        their process ids."""
         loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(slot.executor, worker.ready)
-                               for slot in self._slots))
+        return await asyncio.gather(*(loop.run_in_executor(slot.executor, worker.ready)
+                                      for slot in self._slots))
 
     def index(self, site: str) -> int:
         """The worker a site belongs to (stable across restarts)."""

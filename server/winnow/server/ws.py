@@ -24,7 +24,7 @@ from aiohttp import WSMsgType, web
 
 from winnow import __version__
 from winnow.page import PageError
-from winnow.server import protocol, worker
+from winnow.server import logs, protocol, worker
 from winnow.server.protocol import ProtocolError, Request, envelope, error_message
 from winnow.server.state import STATE, ServerState
 from winnow.server.workers import WorkerCrashed
@@ -169,6 +169,7 @@ async def page(state: ServerState, req: Request, received: float) -> dict[str, A
     reply = envelope("result", req.id, **fields)
     reply["timing_ms"] = {**reply["timing_ms"], "queue": round(queued, 3),
                           "server": round((time.perf_counter() - received) * 1000, 3)}
+    logs.page_line(reply)
     return reply
 
 
@@ -195,7 +196,7 @@ async def site_settings(state: ServerState, req: Request, received: float) -> di
 async def forget_site(state: ServerState, req: Request, received: float) -> dict[str, Any]:
     """Delete everything of a site, in its worker so no queued learning brings it back."""
     site = _normalized(req.data["site"])
-    deleted = await state.workers.run(site, worker.forget, site)
+    deleted = await state.forget_site(site)
     return envelope("forgotten", req.id, site=site, pages_deleted=deleted)
 
 

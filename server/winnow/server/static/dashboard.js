@@ -1,5 +1,6 @@
-// Winnow dashboard: reads the server's read-only JSON API and draws plain SVG charts.
-// Every value from the API goes into the page as text (textContent), never as markup.
+// Winnow dashboard: reads the server's JSON API and draws plain SVG charts; its one change is
+// "Forget this site" (POST, JSON). Every value from the API goes into the page as text
+// (textContent), never as markup.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -23,6 +24,13 @@ function svgEl(tag, attrs = {}, text) {
 
 async function getJSON(path) {
   const response = await fetch(path, { headers: { Accept: "application/json" } });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+async function postJSON(path, body) {
+  const response = await fetch(path, { method: "POST", body: JSON.stringify(body),
+    headers: { "Content-Type": "application/json", Accept: "application/json" } });
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return response.json();
 }
@@ -137,6 +145,8 @@ async function showSite(site) {
   document.getElementById("site").hidden = false;
   document.getElementById("template").hidden = true;
   document.getElementById("site-title").textContent = data.site;
+  document.getElementById("forget").dataset.site = data.site;
+  document.getElementById("forget-status").textContent = "";
   document.getElementById("site-learning").textContent =
     `Learned from ${data.pages_learned} pages into ${data.clusters.length} template ` +
     `cluster${data.clusters.length === 1 ? "" : "s"}; ` +
@@ -195,6 +205,19 @@ async function load() {
   }
   document.body.dataset.ready = "true";
 }
+
+async function forgetSite() {
+  const site = document.getElementById("forget").dataset.site;
+  if (!site || !window.confirm(`Forget ${site}? Its stored pages and everything Winnow ` +
+      "learned of it are deleted; this cannot be undone.")) return;
+  const done = await postJSON(`/api/sites/${encodeURIComponent(site)}/forget`, {});
+  document.getElementById("site").hidden = true;
+  await load();
+  document.getElementById("summary").textContent +=
+    ` · forgot ${done.site} (${done.pages_deleted} pages deleted)`;
+}
+
+document.getElementById("forget").addEventListener("click", () => forgetSite().catch(report));
 
 function report(error) {
   document.getElementById("summary").textContent = `Could not load: ${error.message}`;
