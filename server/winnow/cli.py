@@ -5,6 +5,7 @@
     winnow learn --data-dir DIR [--site SITE] [--url URL] PATH...
     winnow sites --data-dir DIR
     winnow posts [--format json|csv|markdown|jsonl] [--url URL] PATH...
+    winnow batch [--output DIR] [--format parquet|jsonl] [--scheduler ADDRESS] INPUT...
 
 `extract` reads one or many files (`-` is stdin) in one process. With jsonl each input gives
 one line, the `Extraction` as JSON plus `path`; an input that can't be read or parsed gives a
@@ -65,6 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
     corpus.add_argument("--output", "-o", type=Path,
                         help="file to write (default: standard output)")
     _add_store(corpus, required=False)
+    from winnow.batch import add_arguments as add_batch_arguments
+
+    add_batch_arguments(commands.add_parser("batch", help="learn and extract whole crawls "
+                                            "(WARC or JSON lines) on Dask; see winnow.batch"))
     return parser
 
 
@@ -157,6 +162,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_serve(args)
         if args.command == "export-corpus":
             return run_export_corpus(args)
+        if args.command == "batch":
+            from winnow.batch import main_batch
+
+            return main_batch(args)
         if args.command == "posts":
             return run_posts(args.paths, args.url, args.format, sys.stdout)
         if args.command == "extract" and not args.learn:
