@@ -258,9 +258,21 @@ def own_words(post: Post) -> str:
         root = lxml.html.fragment_fromstring(post.html, create_parent="div")
     except (etree.ParserError, ValueError):
         return post.text
+    whole = _text_length(root)
+    while True:  # a post whose body box is a blockquote (XenForo 1): look inside it
+        wrappers = [q for q in root.iter("blockquote")
+                    if q is not root and _text_length(q) == whole]
+        if not wrappers:
+            break
+        root = wrappers[-1]
+        whole = _text_length(root)
     for quote in root.xpath(".//blockquote[not(ancestor::blockquote)]"):
         quote.drop_tree()
     return ev.html_to_text(lxml.html.tostring(root, encoding="unicode"))
+
+
+def _text_length(el: lxml.html.HtmlElement) -> int:
+    return len("".join(el.itertext()).strip())
 
 
 def wcxb_text(engine: str, case: ev.Case) -> str:
