@@ -36,7 +36,7 @@ from evaluate import run_trafilatura_precision as run_trafilatura
 from lxml.html import HtmlElement
 from winnow import evaluation as ev
 from winnow.clustering import MAX_CLUSTERS
-from winnow.extractor import extract_page
+from winnow.learning import read_page
 from winnow.page import PageError, iter_elements, parse_page, wn_id
 from winnow.result import Extraction
 from winnow.sitemodel import Observation, SiteModel
@@ -134,15 +134,10 @@ def safe_extract(html: bytes, model: SiteModel | None = None) -> Extraction:
 
 
 def browse_extract(model: SiteModel, html: bytes) -> tuple[Extraction, Observation]:
-    """What a visit does before learning (as `Learner.browse`): parse once, observe once
-    (the observation is reused by `model.add`), extract with the template."""
-    seen = model.observe(parse_page(html))
-    return extract_page(seen.page, model.template(seen)), seen
-
-
-def learn(model: SiteModel, html: bytes) -> int:
-    """Learn a freshly parsed page; the cluster id it joined."""
-    return model.add_page(parse_page(html))
+    """What a visit does before learning (`learning.read_page`, as `Learner.browse` and
+    `winnow batch`): parse once, observe once (the observation, with where the extraction
+    found the content, is what `model.add` learns), extract with the template."""
+    return read_page(model, html, None)
 
 
 def fingerprint(result: Extraction) -> str:
@@ -233,9 +228,10 @@ def gold_lost(model: SiteModel, html: bytes, gold: str) -> dict[str, float]:
 
 # --- browsing run -------------------------------------------------------------------------------
 
-def visit(model: SiteModel, case: ev.Case, seen: int) -> Visit:
-    """Extract one page three ways; the learned extraction uses the model as it is."""
-    learned, learned_ms = timed(lambda: safe_extract(case.html, model))
+def visit(model: SiteModel, case: ev.Case, seen: int) -> tuple[Visit, Observation]:
+    """Extract one page three ways; the learned extraction uses the model as it is, and its
+    observation is what the model learns next."""
+    (learned, observed), learned_ms = timed(lambda: browse_extract(model, case.html))
     single, single_ms = timed(lambda: safe_extract(case.html))
     (traf, _), traf_ms = timed(lambda: run_trafilatura(case.html, None))
     page = Visit(case, year_of(case), seen, learned.method,
@@ -248,7 +244,7 @@ def visit(model: SiteModel, case: ev.Case, seen: int) -> Visit:
         template = model.template(parse_page(case.html))
         page.sources = dict(template.sources) if template else {}
         page.gold_lost = gold_lost(model, case.html, case.gold) or {"n/a": 0.0}
-    return page
+    return page, observed
 
 
 def follow(members: dict[int, list[str]], model: SiteModel, cluster: int, label: str) -> None:
@@ -269,8 +265,9 @@ def browse(site: str, cases: Sequence[ev.Case]) -> SiteRun:
     for index, case in enumerate(cases):
         if index:
             check_held_out(run, case)
-        run.visits.append(visit(model, case, seen[year_of(case)]))
-        follow(run.members, model, learn(model, case.html), year_of(case))
+        page, observed = visit(model, case, seen[year_of(case)])
+        run.visits.append(page)
+        follow(run.members, model, model.add(observed), year_of(case))
         seen[year_of(case)] += 1
     revisit(run, cases)
     return run

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import lxml.html
-from winnow import consensus
+from winnow import consensus, extract
 from winnow.consensus import ContentVotes
+from winnow.learning import read_page
+from winnow.sitemodel import SiteModel, outside_consensus
 
 
 def _body(html: str) -> lxml.html.HtmlElement:
@@ -66,9 +70,52 @@ def test_outside_is_every_sibling_along_the_way_up() -> None:
     assert 0.1 < share < 0.5
 
 
-def test_common_ancestor_of_content_elements() -> None:
-    body = _body(PAGE)
-    paragraphs = body.xpath("//article[1]/p")
-    assert consensus.common_ancestor(paragraphs) is body.xpath("//article")[0]
-    assert consensus.common_ancestor(body.xpath("//p")) is body.xpath("//div")[1]
-    assert consensus.common_ancestor([]) is None
+# --- the consensus in a site model --------------------------------------------------------------
+
+def _sentence(n: int, k: int) -> str:
+    digests = (hashlib.blake2b(repr((n, k, i)).encode(), digest_size=5).hexdigest()
+               for i in range(12))
+    words = [digest.strip("0123456789") or "word" for digest in digests]
+    return f"{' '.join(words[:4])}, {' '.join(words[4:8])}, {' '.join(words[8:])}."
+
+
+def _page(n: int, story: int, rail: int) -> str:
+    """A news page: nav, the story in `div.story`, and a rail of headline links whose first
+    item carries `rail` paragraphs of its article's full text (a 'most read' teaser)."""
+    body = "".join(f"<p>{_sentence(n, k)} {_sentence(n, k + 50)}</p>" for k in range(story))
+    links = "".join(f"<li><a href='/read/{n}/{k}'>Headline {k}</a></li>" for k in range(6))
+    teaser = "".join(f"<p>{_sentence(n, 100 + k)} {_sentence(n, 150 + k)}</p>"
+                     for k in range(rail)) + f"<ul>{links}</ul>"
+    return (f"<html><head><title>Story {n}</title></head><body><div id='nav'><a href='/'>Home"
+            f"</a></div><div id='page'><div class='story-{n}'><h1>Story {n}</h1>"
+            f"<div class='text'>{body}</div></div><div class='rail'><h2>Most read</h2>"
+            f"<div class='item'>{teaser}</div></div></div></body></html>")
+
+
+def test_a_cluster_corrects_the_page_whose_single_page_choice_strays() -> None:
+    model = SiteModel("example.com")
+    for n in range(4):
+        result, seen = read_page(model, _page(n, story=6, rail=0), f"https://example.com/{n}")
+        assert seen.content is not None
+        model.add(seen)
+    stray = _page(9, story=2, rail=8)
+    single = extract(stray, "https://example.com/9")
+    assert single.article is not None and _sentence(9, 100) in single.article.text
+    learned, seen = read_page(model, stray, "https://example.com/9")
+    assert learned.article is not None
+    assert _sentence(9, 0) in learned.article.text
+    assert _sentence(9, 100) not in learned.article.text
+    template = model.template(seen)
+    assert template is not None and template.sources["content"] > 0
+
+
+def test_a_page_whose_container_is_nearly_empty_is_left_to_single_page_extraction() -> None:
+    model = SiteModel("example.com")
+    for n in range(4):
+        _, seen = read_page(model, _page(n, story=6, rail=0), f"https://example.com/{n}")
+        model.add(seen)
+    votes = next(iter(model.clusters.values())).content
+    _, seen = read_page(model, _page(7, story=6, rail=8), "https://example.com/7")
+    assert votes.consensus() is not None and outside_consensus(seen, votes)
+    _, seen = read_page(model, _page(8, story=0, rail=8), "https://example.com/8")
+    assert outside_consensus(seen, votes) == set()

@@ -17,7 +17,7 @@ Pure: no I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,10 +31,11 @@ CONSENSUS_SHARE = 0.8
 """Share of a cluster's voting pages whose content root must lie in a container for it to be
 the cluster's content container (the rest are the misses it corrects)."""
 
-MIN_CONTAINER_SHARE = 0.3
+MIN_CONTAINER_SHARE = 0.1
 """Share of the page's body text the container must hold on the page being corrected: a
-container that is (nearly) empty on this page means the page is of another kind than the
-cluster's usual pages (a gallery among stories), and it is left to single-page extraction."""
+container (nearly) empty on this page means the page is of another kind than the cluster's
+usual pages (a gallery among stories), and it is left to single-page extraction. Low, since
+the pages to correct are those whose own content is outweighed by text around it."""
 
 MAX_PATHS = 256
 """Distinct prefixes a cluster keeps counts for; the least counted go first (a bounded model:
@@ -85,19 +86,6 @@ def locate(body: HtmlElement, path: Sequence[str]) -> HtmlElement | None:
             return None
         node = matching[position]
     return node
-
-
-def common_ancestor(elements: Iterable[HtmlElement]) -> HtmlElement | None:
-    """The deepest element that holds all `elements` (itself one of them, possibly)."""
-    chain: list[HtmlElement] | None = None
-    for el in elements:
-        lineage = [el, *el.iterancestors()]
-        if chain is None:
-            chain = lineage
-            continue
-        own = {id(node) for node in lineage}
-        chain = [node for node in chain if id(node) in own]
-    return chain[0] if chain else None
 
 
 @dataclass

@@ -19,6 +19,10 @@ TITLE_REACH = 2
 """Ancestors of a short body searched for the title's heading (a post's title and its
 caption share a container or two)."""
 
+CONTENT_ROOT = "content_root"
+"""`Page.derived` key of the element an article was found in, for the site model's vote on
+where its template keeps the content (`Observation.note_content`)."""
+
 EXCERPT_CHARS = 200
 """Length of the excerpt taken from the body when the page has no description."""
 
@@ -82,6 +86,7 @@ def extract_page(page: Page, template: Template | None = None,
             result.kind = "other"  # article-like paragraphs, but no body ECON could find
         result.timing_ms = clock.done()
         return result
+    page.derived[CONTENT_ROOT] = found.source
     article = _article(meta, rendered)
     if role == "comments" and thread is not None:
         article.comments = thread.posts

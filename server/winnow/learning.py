@@ -26,7 +26,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from winnow.extractor import extract, extract_page
+from winnow.extractor import CONTENT_ROOT, extract, extract_page
 from winnow.keyed import Keyer
 from winnow.page import parse_page
 from winnow.result import Extraction
@@ -182,6 +182,9 @@ def read_page(model: SiteModel, html: bytes | str, url: str | None) -> tuple[Ext
     template = model.template(seen)
     matched = time.perf_counter()
     result = extract_page(seen.page, template)
+    root = seen.page.derived.get(CONTENT_ROOT)
+    if result.kind == "article" and root is not None:
+        seen.note_content(root)
     result.timing_ms = {"parse": _ms(parsed - start), "template": _ms(matched - parsed),
                         **result.timing_ms, "total": _ms(time.perf_counter() - start)}
     return result, seen

@@ -41,6 +41,14 @@ from lxml.html import HtmlElement
 from winnow import patterns
 from winnow.chunks import Chunk, ChunkLabels, ChunkTable, chunk_key, label_chunks
 from winnow.clustering import MIN_PREFILTER_SIMILARITY, Clusterer
+from winnow.consensus import (
+    MIN_CONTAINER_SHARE,
+    ContentVotes,
+    locate,
+    outside,
+    path_of,
+    text_share,
+)
 from winnow.keyed import UNKEYED, Keyer
 from winnow.layout import (
     Layout,
@@ -51,7 +59,7 @@ from winnow.layout import (
 )
 from winnow.layout import apply as apply_layout
 from winnow.mibat import RecordTemplate, main_region, mine_regions, page_dom, record_template
-from winnow.page import Page, stamp_ids
+from winnow.page import Page, stamp_ids, wn_id
 from winnow.tree import Tree, build_tree, from_arrays
 
 FORMAT_VERSION = 3
@@ -98,9 +106,13 @@ class ClusterModel:
     pattern_pages: int = 0
     records: RecordTemplate | None = None
     """The post record template of the cluster's thread pages (MiBAT+MP), if any."""
+    content: ContentVotes = field(default_factory=ContentVotes)
+    """Where the cluster's pages keep their content (`winnow.consensus`)."""
 
     def learn(self, seen: Observation, anchors: dict[str, list[str]], key: str,
               keyer: Keyer) -> None:
+        if seen.content is not None:
+            self.content.add(seen.content)
         self.layout.add(seen.layout, anchors)
         self.chunks.add(seen.chunks, sample_key=key)
         self._learn_records(seen.page)
@@ -122,7 +134,8 @@ class ClusterModel:
         return {"layout": self.layout.to_json(), "chunks": self.chunks.to_json(),
                 "pattern": self.pattern.to_json() if self.pattern else None,
                 "pattern_pages": self.pattern_pages,
-                "records": self.records.to_json() if self.records else None}
+                "records": self.records.to_json() if self.records else None,
+                "content": self.content.to_json()}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ClusterModel:
@@ -132,7 +145,8 @@ class ClusterModel:
                    chunks=ChunkTable.from_json(data["chunks"]),
                    pattern=patterns.Pattern.from_json(pattern) if pattern else None,
                    pattern_pages=int(data.get("pattern_pages", 0)),
-                   records=RecordTemplate.from_json(records) if records else None)
+                   records=RecordTemplate.from_json(records) if records else None,
+                   content=ContentVotes.from_json(data.get("content")))
 
 
 @dataclass
@@ -146,6 +160,13 @@ class Observation:
     matches: list[tuple[int, float]] | None
     texts: list[Chunk]
     """The chunks keyed by text alone (`text_chunks`), for the site-wide table."""
+    content: tuple[str, ...] | None = None
+    """The path of the element the page's article was found in (`note_content`): its vote
+    for where its cluster keeps the content, counted when the page is learned."""
+
+    def note_content(self, root: HtmlElement) -> None:
+        """Record where the extraction found the content: `root`'s path from `<body>`."""
+        self.content = path_of(root, self.page.body)
 
 
 @dataclass
@@ -184,6 +205,22 @@ def _page_keys(seen: Observation, keyer: Keyer) -> list[str]:
     if seen.page.url:
         keys.insert(0, f"url:{seen.page.url}")
     return [keyer.digest(key) for key in keys]
+
+
+def outside_consensus(seen: Observation, votes: ContentVotes) -> set[int]:
+    """Ids of the elements outside the container the page's cluster keeps its content in
+    (whole subtrees: the template explains all their text),
+    when the cluster agrees on one and it holds enough of this page's text
+    (`consensus.MIN_CONTAINER_SHARE`); else none."""
+    path = votes.consensus()
+    if not path:
+        return set()
+    body = seen.page.body
+    container = locate(body, path)
+    if container is None or text_share(container, body) < MIN_CONTAINER_SHARE:
+        return set()
+    return {i for root in outside(container, body) for el in root.iter()
+            if (i := wn_id(el)) is not None}
 
 
 @dataclass
@@ -304,7 +341,8 @@ class SiteModel:
             "aside": set(matched.aside_ids) if matched.matched else set(),
             "links": set(matched.link_ids) if model.layout.ready else set(),
             "chunks": set(label_chunks(seen.chunks, model.chunks).template_ids),
-            "site": site}
+            "site": site,
+            "content": outside_consensus(seen, model.content) if own is not None else set()}
 
     def _mature(self, seen: Observation) -> int | None:
         """The page's cluster if it has learned MIN_CLUSTER_PAGES pages, else None."""
