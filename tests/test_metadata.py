@@ -274,6 +274,49 @@ def test_published_from_time_element() -> None:
     assert meta_of("", body).published == "2015-07-10T09:53:00-04:00"
 
 
+def test_date_sources_in_their_order_of_trust() -> None:
+    marked = '<time class="published" datetime="2020-03-01">1 March</time>'
+    span = '<span itemprop="datePublished" content="2020-03-02">2 March</span>'
+    json_ld = ld({"@type": "NewsArticle", "datePublished": "2020-03-03"})
+    meta = '<meta property="article:published_time" content="2020-03-04">'
+    plain = '<time datetime="2020-03-05">5 March</time>'
+    assert meta_of(json_ld + meta, plain + span + marked).published == "2020-03-01"
+    assert meta_of(json_ld + meta, plain + span).published == "2020-03-02"
+    assert meta_of(json_ld + meta, plain).published == "2020-03-03"
+    assert meta_of(meta, plain).published == "2020-03-04"
+    assert meta_of("", plain).published == "2020-03-05"
+
+
+def test_dates_of_other_schema_nodes_and_meta_names() -> None:
+    web_page = ld({"@type": "WebPage", "datePublished": "2022-10-05T08:00:00Z"})
+    assert meta_of(web_page).published == "2022-10-05T08:00:00+00:00"
+    for name in ("pubdate", "publish-date", "DC.date.issued", "sailthru.date", "date"):
+        head = f'<meta name="{name}" content="2021-09-09">'
+        assert meta_of(head).published == "2021-09-09", name
+    modified = '<meta property="article:modified_time" content="2025-01-01">'
+    assert meta_of(modified).published is None
+    assert meta_of(modified + '<meta property="og:published_time" content="2024-10-08">'
+                   ).published == "2024-10-08"
+
+
+def test_time_of_an_update_or_in_furniture_is_not_the_publication_date() -> None:
+    body = ('<nav><time datetime="2001-01-01">today</time></nav>'
+            '<p>Updated <time datetime="2018-07-24">Jul 24</time></p>'
+            '<span class="date-modified"><time datetime="2018-07-25">x</time></span>'
+            '<p>Posted <time datetime="2017-12-15">Dec 15</time></p>')
+    assert meta_of("", body).published == "2017-12-15"
+
+
+def test_date_shown_as_text_near_the_title() -> None:
+    head = "<title>A story worth reading today</title>"
+    body = ('<p>Other news, 1 May 2020</p><h1>A story worth reading today</h1>'
+            '<div class="meta"><span>By Ann Lee</span><span>December 17, 2025</span></div>'
+            '<p>The story begins here and goes on for a while, as stories do.</p>')
+    assert meta_of(head, body).published == "2025-12-17"
+    relative = body.replace("December 17, 2025", "3 weeks ago").replace(", 1 May 2020", "")
+    assert meta_of(head, relative).published is None
+
+
 @pytest.mark.parametrize(("raw", "expected"), [
     ("2017-11-03 03:01:00.000000", "2017-11-03T03:01:00"),
     ("2023-06-07T20:54:26.829Z", "2023-06-07T20:54:26+00:00"),

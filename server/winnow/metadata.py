@@ -19,8 +19,6 @@ import html
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import date, datetime
-from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urljoin
 
@@ -28,6 +26,8 @@ import lxml.etree as etree
 from lxml.html import HtmlElement
 
 from winnow.page import Page, is_hidden
+from winnow.published import is_date_meta, published_date
+from winnow.published import normalize_date as normalize_date
 from winnow.result import ArticleInfo
 
 # --- thresholds -------------------------------------------------------------------------------
@@ -101,7 +101,7 @@ _NAME_RE = re.compile(
     r"^\s*(?:(dc|dcterm|og|twitter|parsely|weibo:(?:article|webpage))\s*[-.:]\s*)?"
     r"(author|creator|pub-date|description|title|headline|site_name|image(?::src)?)\s*$", re.I)
 _ITEMPROP_KEYS = {"headline": "itemprop:headline", "author": "itemprop:author",
-                  "datepublished": "itemprop:datepublished", "image": "itemprop:image",
+                  "image": "itemprop:image",
                   "description": "itemprop:description"}
 
 _TITLE_KEYS = ("dc:title", "dcterm:title", "og:title", "weibo:article:title",
@@ -110,17 +110,10 @@ _BYLINE_KEYS = ("dc:creator", "dcterm:creator", "author", "parsely-author", "art
 _DESCRIPTION_KEYS = ("dc:description", "dcterm:description", "og:description",
                      "weibo:article:description", "weibo:webpage:description", "description",
                      "twitter:description", "itemprop:description")
-_PUBLISHED_KEYS = ("article:published_time", "parsely-pub-date", "itemprop:datepublished")
 _SOCIAL_IMAGE_KEYS = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image",
                       "twitter:image:src")
 _OTHER_IMAGE_KEYS = ("image", "itemprop:image")
 
-_SPACED_DATETIME_RE = re.compile(r"\d{4}-\d\d-\d\d \d")
-_SPACE_BEFORE_ZONE_RE = re.compile(r"\s+(?=[+-]\d\d:?\d\d$|Z$)")
-_LONG_FRACTION_RE = re.compile(r"(\.\d{6})\d+")
-_DATE_ONLY_RE = re.compile(r"\d{4}-\d\d-\d\d")
-_DATE_FORMATS = ("%B %d, %Y", "%b %d, %Y", "%b. %d, %Y", "%d %B %Y", "%d %b %Y", "%Y/%m/%d")
-"""Human date spellings accepted after ISO 8601 and RFC 2822 fail (English month names)."""
 
 _TYPE_PREFIX_RE = re.compile(r"^.*[/:#]")
 """Strips "http://schema.org/" or "schema:" from a JSON-LD `@type`."""
@@ -161,6 +154,8 @@ class _Scan:
     h1_count: int = 0
     times: list[HtmlElement] = field(default_factory=list)
     main: HtmlElement | None = None
+    meta_dates: list[tuple[str, str]] = field(default_factory=list)
+    """(key, content) of the meta tags naming a publication date, in page order."""
 
 
 @dataclass
@@ -171,7 +166,8 @@ class _JsonLd:
     byline: str | None = None
     description: str | None = None
     site_name: str | None = None
-    published: str | None = None
+    published: list[str] = field(default_factory=list)
+    """`datePublished` values: the Article's first, then other schema.org nodes'."""
     image: str | None = None
 
 
@@ -185,15 +181,16 @@ def extract_metadata(page: Page, content: HtmlElement | None = None) -> Metadata
     meta = scan.meta
     title = _tidy(ld.title or _first(meta, _TITLE_KEYS) or doc_title) or None
     byline = ld.byline or _meta_byline(meta) or _body_byline(page.body)
-    published = ld.published or _first(meta, _PUBLISHED_KEYS) or _time_published(scan.times)
     heading = find_title_heading(page, title, scan.headings) if title else None
     if title and heading is None:
         heading = _segment_heading(title, scan.headings)
         title = _tidy(heading.text_content()) if heading is not None else title
+    published = published_date(scan.times, page.root, ld.published, scan.meta_dates,
+                               _in_furniture, heading)
     return Metadata(
         title=title,
         byline=clean_byline(byline),
-        published=normalize_date(published),
+        published=published,
         lang=_lang(page.root),
         dir=text_direction(page, _first_element(content, heading, scan.main)),
         site_name=_tidy(ld.site_name or meta.get("og:site_name")) or None,
@@ -278,6 +275,7 @@ def _scan(root: HtmlElement) -> _Scan:
         tag = el.tag
         if tag == "meta":
             _read_meta(el, scan.meta)
+            _read_meta_date(el, scan.meta_dates)
         elif tag in TITLE_HEADING_TAGS:
             scan.headings.append(el)
             scan.h1_count += tag == "h1"
@@ -310,6 +308,15 @@ def _read_meta(el: HtmlElement, values: dict[str, str]) -> None:
     itemprop = (el.get("itemprop") or "").strip().lower()
     if itemprop in _ITEMPROP_KEYS:
         values.setdefault(_ITEMPROP_KEYS[itemprop], content)
+
+
+def _read_meta_date(el: HtmlElement, dates: list[tuple[str, str]]) -> None:
+    """Keep a meta tag's content when its property or name says it holds a publication date
+    (an `itemprop` meta is microdata, read with the other microdata)."""
+    key = (el.get("property") or el.get("name") or "").strip().lower()
+    content = (el.get("content") or "").strip()
+    if key and content and is_date_meta(key):
+        dates.append((_WS_RE.sub("", key).replace(".", ":"), content))
 
 
 def _store(values: dict[str, str], key: str, content: str) -> None:
@@ -395,8 +402,10 @@ def _json_ld_metadata(blocks: list[Any], doc_title: str) -> _JsonLd:
     nodes = list(_ld_nodes(blocks))
     by_id = {node["@id"]: node for node in nodes if isinstance(node.get("@id"), str)}
     article = next((node for node in nodes if _is_article(node)), None)
+    dates = [date for node in ([article] if article else []) + nodes
+             if (date := _ld_string(node.get("datePublished")))]
     if article is None:
-        return _JsonLd()
+        return _JsonLd(published=dates)
     publisher = article.get("publisher")
     if isinstance(publisher, list):
         publisher = publisher[0] if publisher else None
@@ -405,7 +414,7 @@ def _json_ld_metadata(blocks: list[Any], doc_title: str) -> _JsonLd:
         byline=_ld_authors(article.get("author"), by_id),
         description=_ld_string(article.get("description")),
         site_name=_ld_authors(publisher, by_id),
-        published=_ld_string(article.get("datePublished")),
+        published=dates,
         image=_ld_image(_resolve(article.get("image"), by_id)),
     )
 
@@ -594,55 +603,6 @@ def clean_byline(text: str | None) -> str | None:
     text = _TRAILING_DATE_LABEL_RE.sub("", _TRAILING_DATE_RE.sub("", text))
     text = text.strip(" ,|•·-–—") or text
     return text or None
-
-
-# --- dates ------------------------------------------------------------------------------------
-
-def _time_published(times: list[HtmlElement]) -> str | None:
-    """A `<time datetime>` flagged as the publication date (`pubdate`, itemprop or class)."""
-    for el in times:
-        marks = f"{el.get('itemprop') or ''} {el.get('class') or ''}".lower()
-        if el.get("pubdate") is not None or "published" in marks:
-            value = el.get("datetime")
-            if value and value.strip():
-                return value
-    return None
-
-
-def normalize_date(value: str | None) -> str | None:
-    """Return `value` as ISO 8601 (date, or date-time to the second); None if unparseable."""
-    text = _tidy(value)
-    if not text:
-        return None
-    parsed = _parse_date(text)
-    if parsed is None:
-        return None
-    if isinstance(parsed, datetime):
-        return parsed.isoformat(timespec="seconds")
-    return parsed.isoformat()
-
-
-def _parse_date(text: str) -> datetime | date | None:
-    """Parse ISO 8601 (with or without the `T`, `Z` or a colon in the offset) or RFC 2822."""
-    iso = text.replace(" ", "T", 1) if _SPACED_DATETIME_RE.match(text) else text
-    iso = _SPACE_BEFORE_ZONE_RE.sub("", iso)
-    iso = _LONG_FRACTION_RE.sub(r"\1", iso)
-    try:
-        if _DATE_ONLY_RE.fullmatch(iso):
-            return date.fromisoformat(iso)
-        return datetime.fromisoformat(iso)
-    except ValueError:
-        pass
-    try:
-        return parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError, OverflowError):
-        pass
-    for fmt in _DATE_FORMATS:
-        try:
-            return datetime.strptime(text, fmt).date()
-        except ValueError:
-            continue
-    return None
 
 
 # --- language, direction, image ---------------------------------------------------------------
