@@ -432,6 +432,10 @@ class Browser:
         stored: dict[str, Any] = self.worker.evaluate("chrome.storage.session.get('status')")
         return stored.get("status") or {}
 
+    def unregister_collecting(self) -> None:
+        """Remove the collecting content script (the readable check stays registered)."""
+        self.worker.evaluate("chrome.scripting.unregisterContentScripts({ids: ['winnow-collect']})")
+
     def reset_settings(self) -> None:
         """Forget every setting (collection off), as after a fresh install."""
         self.worker.evaluate("chrome.storage.local.clear()")

@@ -61,7 +61,7 @@ def test_collection_stores_pages_only_when_on(browser: Browser,
         assert winnow_server.pages_of(SITE) == collected, "stored after collection was turned off"
     finally:
         browser.reset_settings()
-        browser.worker.evaluate("chrome.scripting.unregisterContentScripts()")
+        browser.unregister_collecting()
 
 
 def test_popup_shows_collected_count(browser: Browser) -> None:
@@ -96,4 +96,4 @@ def test_pages_collected_offline_wait_for_the_server(browser: Browser,
         wait_for(lambda: winnow_server.pages_of(SITE) == start + 1, what="the page stored")
     finally:
         browser.reset_settings()
-        browser.worker.evaluate("chrome.scripting.unregisterContentScripts()")
+        browser.unregister_collecting()

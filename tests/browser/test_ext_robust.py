@@ -19,7 +19,8 @@ def wire_types(page: Any) -> list[str]:
 def test_reader_reload_after_the_tab_closed_and_the_worker_stopped(browser: Browser) -> None:
     page = browser.open(browser.pages.url("/plain/kept"))
     reader = browser.open_reader(page)
-    assert reader.get_attribute("html", "data-state") == "article", reader.inner_text("#failure-text")
+    state = reader.get_attribute("html", "data-state")
+    assert state == "article", reader.inner_text("#failure-text")
     title = reader.inner_text("#title")
     body = reader.inner_text("#body")
     assert "kept committee" in body
