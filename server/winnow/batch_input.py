@@ -17,6 +17,7 @@ pages and are not counted as bad.
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from io import BytesIO
@@ -175,8 +176,9 @@ def _describe_warc(record: ArcWarcRecord) -> tuple[str, str, str]:
 
 
 def _site_of(url: str, named: str | None) -> str:
+    """The record's site, interned: every page of a site shares one string."""
     try:
-        return normalize_site(named) if named else site_key(url)
+        return sys.intern(normalize_site(named) if named else site_key(url))
     except ValueError as exc:
         raise BadRecord("no_site", str(exc)) from exc
 

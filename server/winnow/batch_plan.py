@@ -50,9 +50,10 @@ FORMATS = ("parquet", "jsonl")
 """Output formats of the extracted pages."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RecordRef:
-    """Where one page lies in the input, and what the plan orders it by."""
+    """Where one page lies in the input, and what the plan orders it by. The run's client
+    holds one per page (about 200 bytes with its URL), the only per-page state it keeps."""
 
     file: int
     """Index of the input file in the run's list of inputs."""
