@@ -9,7 +9,8 @@ text varies across pages (Step 4), and a MainScore (Step 5). `apply` labels a ne
 as extract.py does (title, main, sub) and names what it leaves implicit: static (DiffScore under
 threshold: banners, navigation) and unknown (no section takes the block). The title is the
 section best matching the anchor texts of links to the page (Step 5, arrow 1), else the title
-the learned pages voted for, each by its anchors or by the fallback rule (arrow 2).
+the learned pages voted for, each by its anchors or by the fallback rule (arrow 2); the
+anchor texts and the two similarity measures are in `winnow.layouttitles`.
 
 Adapted, each said where it happens: HTML5 block tags, span and font inline; digits dropped from
 attribute values; exact LCS by rapidfuzz; word-level titlability; hidden elements are not text;
@@ -21,19 +22,26 @@ Pure: no I/O, no clock, no recursion.
 from __future__ import annotations
 
 import bisect
-import difflib
-import re
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
-from urllib.parse import urldefrag, urljoin
 
 from rapidfuzz.distance import Indel
 
 from winnow.chunks import Block, Chunk, Link, chunks_of, sigchars, walk
 from winnow.keyed import UNKEYED, Keyer
+from winnow.layouttitles import (
+    AnchorTexts,
+    Titlability,
+    anchors_for,
+    collect_anchor_texts,
+    dice,
+    normalize_url,
+    outgoing_anchors,
+    words_of,
+)
 from winnow.page import HEADING_TAGS, Page
 
 __all__ = ["AnchorTexts", "Block", "Label", "Layout", "LayoutMatch", "LayoutPattern", "Link",
@@ -75,11 +83,6 @@ PATTERN_VERSION = 2
 counted in, and sections carry their proven template text; version 1 is read."""
 READ_VERSIONS = frozenset({1, PATTERN_VERSION})
 _KIND = "winnow.layout-pattern"
-
-_WORD_RE = re.compile(r"\w+")
-
-AnchorTexts = Mapping[str, Sequence[str]]
-"""URL -> anchor texts of the links pointing to it from the site's other pages."""
 
 
 @dataclass(frozen=True)
@@ -187,35 +190,6 @@ def signature_similarity(a: Layout | Sequence[str], b: Layout | Sequence[str]) -
     return float(Indel.normalized_similarity(sa, sb))
 
 
-def dice(a: str, b: str) -> float:
-    """analyze.py dice_coeff: 2 |LCS| / (|a| + |b|)."""
-    return float(Indel.normalized_similarity(a, b))
-
-
-def _words(text: str) -> list[str]:
-    return _WORD_RE.findall(text.lower())
-
-
-class _Titlability:
-    """analyze.py titlability(title, body): sum of squared lengths of the runs the title shares
-    with the body, over the title's length, so a title the body repeats whole scores high.
-    Adapted: runs are of whole words (lengths in characters) and the body is indexed once, which
-    takes 0.01 ms a candidate where difflib over characters took 1 ms."""
-
-    def __init__(self, body: list[str]) -> None:
-        self.matcher = difflib.SequenceMatcher(None, autojunk=False)
-        self.matcher.set_seq2(body)
-        self.body = body
-
-    def __call__(self, title: list[str]) -> float:
-        size = sum(map(len, title))
-        if not size:
-            return 0.0
-        self.matcher.set_seq1(title)
-        runs = self.matcher.get_matching_blocks()
-        return sum(sum(map(len, self.body[j:j + n])) ** 2 for _, j, n in runs) / size
-
-
 # --- learning ------------------------------------------------------------------------------------
 
 @dataclass
@@ -244,7 +218,7 @@ class _Sample:
 
 
 def _sample(layout: Layout, anchor_texts: AnchorTexts | None) -> _Sample:
-    blocks = [(b.path, " ".join(_words(b.text))[:MAX_SECTION_CHARS], b.weight_noanchor)
+    blocks = [(b.path, " ".join(words_of(b.text))[:MAX_SECTION_CHARS], b.weight_noanchor)
               for b in layout.blocks]
     return _Sample(blocks, anchors_for(layout, anchor_texts))
 
@@ -376,7 +350,7 @@ class LayoutPattern:
         main = self.main_section()
         if main <= 0 or not words[main]:
             return -1
-        score_of = _Titlability(words[main])
+        score_of = Titlability(words[main])
         best, best_score = -1, FALLBACK_TITLE_THRESHOLD
         for i in range(main):
             score = score_of(words[i]) * self.diffscore(i)
@@ -389,17 +363,22 @@ class LayoutPattern:
         section = self.by_anchors(sample.texts, sample.anchors) if sample.anchors else -1
         return section if section >= 0 else self.by_body(sample.words)
 
+    def _tally(self) -> tuple[list[int], int]:
+        """Title votes per section and for "no title": the carried ones plus the window's."""
+        tally, none = list(self.votes), self.none_votes
+        for sample in self.window:
+            section = self.vote(sample)
+            if section >= 0:
+                tally[section] += 1
+            else:
+                none += 1
+        return tally, none
+
     def title_section(self) -> int:
         """The section most learned pages vote the title (ties to the earlier one); -1 when
         "no title" has more votes. Cached until the next page is learned."""
         if self._title is None:
-            tally, none = list(self.votes), self.none_votes
-            for sample in self.window:
-                section = self.vote(sample)
-                if section >= 0:
-                    tally[section] += 1
-                else:
-                    none += 1
+            tally, none = self._tally()
             top = max(tally, default=0)
             self._title = tally.index(top) if top and top >= none else -1
         return self._title
@@ -430,13 +409,7 @@ class LayoutPattern:
         page with) stay in memory, their title votes are counted in `votes`, and of the
         texts only `template_texts` are kept. A pattern read back therefore labels pages as
         this one does; its next pages are compared with the pages learned after the read."""
-        votes, none_votes = list(self.votes), self.none_votes
-        for sample in self.window:
-            section = self.vote(sample)
-            if section >= 0:
-                votes[section] += 1
-            else:
-                none_votes += 1
+        votes, none_votes = self._tally()
         return {"kind": _KIND, "version": PATTERN_VERSION, "pages": self.pages,
                 "none_votes": none_votes, "paths": self.paths, "diff": self.diff,
                 "diff_max": self.diff_max, "weight_noanchor": self.weight_noanchor,
@@ -616,42 +589,3 @@ def _label(pattern: LayoutPattern, section: int, title: int) -> Label:
     if title < section and pattern.mainscore(section) >= MAINSCORE_THRESHOLD:
         return Label.MAIN
     return Label.SUB
-
-
-def normalize_url(url: str) -> str:
-    """The key of an anchor-texts mapping: no fragment, no trailing slash after a path."""
-    bare = urldefrag(url.strip())[0]
-    return bare[:-1] if bare.endswith("/") and bare.count("/") > 3 else bare
-
-
-def outgoing_anchors(layout: Layout) -> list[tuple[str, str]]:
-    """(target URL, anchor text) of the page's links to other pages, hrefs resolved against the
-    page's URL: what a caller keeping the mapping incrementally adds per page."""
-    base = layout.url or ""
-    own = normalize_url(base) if base else None
-    out: list[tuple[str, str]] = []
-    for href, text in layout.links:
-        if not text or not href or href.startswith(("javascript:", "mailto:", "#")):
-            continue
-        target = normalize_url(urljoin(base, href))
-        if target != own:
-            out.append((target, text))
-    return out
-
-
-def collect_anchor_texts(layouts: Iterable[Layout]) -> dict[str, list[str]]:
-    """The url -> anchor texts mapping over a site's pages (Step 5's input)."""
-    mapping: dict[str, list[str]] = {}
-    for layout in layouts:
-        for target, text in outgoing_anchors(layout):
-            mapping.setdefault(target, []).append(text)
-    return mapping
-
-
-def anchors_for(layout: Layout, anchor_texts: AnchorTexts | None) -> list[str]:
-    """The significant characters of the anchor texts of links to this page, from the mapping
-    (keys normalised or not)."""
-    if not anchor_texts or not layout.url:
-        return []
-    texts = anchor_texts.get(normalize_url(layout.url)) or anchor_texts.get(layout.url) or ()
-    return [s for s in map(sigchars, texts) if s]
