@@ -230,6 +230,26 @@ def test_meta_author_beats_body_byline() -> None:
     assert md.byline == "Meta Person"
 
 
+@pytest.mark.parametrize(("author", "site", "url", "shown"), [
+    ("BBC News", "BBC News", URL, False),
+    ("GitHub", "GitHub Resources", URL, False),
+    ("LTO", "Legal Tribune Online", URL, False),
+    ("Rapid7", None, "https://www.rapid7.com/blog/post", False),
+    ("paperium.net", None, "https://paperium.net/article/1", False),
+    ("Jane Doe", "BBC News", URL, True),
+    ("Jane Doe, The Commercial Appeal", "The Commercial Appeal", URL, True),
+    ("Ann Example", None, "https://annexample.com/post", True),
+])
+def test_byline_that_only_repeats_the_site_is_not_shown(author: str, site: str | None, url: str,
+                                                        shown: bool) -> None:
+    head = f'<meta name="author" content="{author}">'
+    if site:
+        head += f'<meta property="og:site_name" content="{site}">'
+    md = meta_of(head, '<p class="byline">By Someone Else</p>', url=url)
+    assert md.byline == (author if shown else None)
+    assert md.site_name == site
+
+
 @pytest.mark.parametrize(("raw", "expected"), [
     ("By Jane Doe", "Jane Doe"),
     ("by:\n\t\tLaurie Oakes", "Laurie Oakes"),

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import lxml.etree as etree
 from lxml.html import HtmlElement
@@ -180,7 +180,8 @@ def extract_metadata(page: Page, content: HtmlElement | None = None) -> Metadata
     ld = _json_ld_metadata(page.json_ld, doc_title)
     meta = scan.meta
     title = _tidy(ld.title or _first(meta, _TITLE_KEYS) or doc_title) or None
-    byline = ld.byline or _meta_byline(meta) or _body_byline(page.body)
+    site_name = _tidy(ld.site_name or meta.get("og:site_name")) or None
+    byline = _author_byline(ld.byline, meta, page.body, site_name, page.url)
     heading = find_title_heading(page, title, scan.headings) if title else None
     if title and heading is None:
         heading = _segment_heading(title, scan.headings)
@@ -189,11 +190,11 @@ def extract_metadata(page: Page, content: HtmlElement | None = None) -> Metadata
                                _in_furniture, heading)
     return Metadata(
         title=title,
-        byline=clean_byline(byline),
+        byline=byline,
         published=published,
         lang=_lang(page.root),
         dir=text_direction(page, _first_element(content, heading, scan.main)),
-        site_name=_tidy(ld.site_name or meta.get("og:site_name")) or None,
+        site_name=site_name,
         lead_image=_absolute_image(_first(meta, _SOCIAL_IMAGE_KEYS) or ld.image
                                    or _first(meta, _OTHER_IMAGE_KEYS), page, scan),
         description=_tidy(ld.description or _first(meta, _DESCRIPTION_KEYS)) or None,
@@ -506,6 +507,56 @@ def _ld_image(value: Any) -> str | None:
 
 
 # --- byline -----------------------------------------------------------------------------------
+
+def _author_byline(ld_byline: str | None, meta: dict[str, str], body: HtmlElement,
+                   site_name: str | None, url: str | None) -> str | None:
+    """The byline from JSON-LD, else meta tags, else the body; None when it only repeats
+    the site's name or domain: that says who published the page (the reader shows the site
+    apart), not who wrote it. The body is not searched after a site-name byline: the
+    bylines found there on such pages were mostly the same notice dressed up ("Author
+    Posted by Soliant", "Help Net Security Sponsored") or a date."""
+    byline = clean_byline(ld_byline) or clean_byline(_meta_byline(meta)) \
+        or clean_byline(_body_byline(body))
+    return None if byline and repeats_site_name(byline, site_name, url) else byline
+
+
+def repeats_site_name(byline: str, site_name: str | None, url: str | None) -> bool:
+    """True when the byline is the site's name (or a run of its words, or its initials) or,
+    as one word, its domain ("Rapid7" on rapid7.com, "GitHub" for "GitHub Resources", "LTO"
+    for "Legal Tribune Online", "paperium.net")."""
+    words = _name_words(byline)
+    if not words:
+        return False
+    compact = "".join(words)
+    try:
+        host = (urlsplit(url).hostname or "") if url else ""
+    except ValueError:
+        host = ""
+    labels = [label for label in host.removeprefix("www.").split(".") if label]
+    if labels and (compact == "".join(labels) or (len(words) == 1 and compact in labels)):
+        return True
+    site = _name_words(site_name or "")
+    if not site:
+        return False
+    if _contains_run(site, words):
+        return True
+    initials = "".join(word[0] for word in site if word not in _NAME_LINKS)
+    return len(words) == 1 and len(compact) > 1 and compact == initials
+
+
+_NAME_LINKS = frozenset(("of", "the", "and", "for", "de", "la", "le", "der", "die", "und"))
+"""Short words left out of a name's initials ("Centers for Disease Control" -> CDC)."""
+
+
+def _name_words(text: str) -> list[str]:
+    return [word for word in _TOKEN_RE.split(text.casefold()) if word]
+
+
+def _contains_run(words: list[str], run: list[str]) -> bool:
+    """True when `run` occurs in `words` as consecutive words."""
+    size = len(run)
+    return any(words[i:i + size] == run for i in range(len(words) - size + 1))
+
 
 def _meta_byline(meta: dict[str, str]) -> str | None:
     """The first author named in meta tags; `article:author` is often a profile URL: skipped."""
