@@ -127,6 +127,7 @@ def run_extract_learn(pages: list[Page], data_dir: Path) -> Run:
     """`extract --learn` in this process: every site's pages in order through one Learner."""
     seconds = dict.fromkeys(("read", "extract", "learn"), 0.0)
     texts: dict[str, str] = {}
+    cpu = time.process_time()
     start = time.perf_counter()
     with Store.open(data_dir) as store:
         learner = Learner(store)
@@ -145,6 +146,7 @@ def run_extract_learn(pages: list[Page], data_dir: Path) -> Run:
             texts[page.url] = article.text if article is not None else ""
         learner.save()
     wall = time.perf_counter() - start
+    seconds["cpu"] = time.process_time() - cpu
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return Run("extract --learn, 1 process", texts, wall, seconds, {"this process": rss})
 
@@ -198,7 +200,9 @@ def scaling_lines(per_page: float, index_per_page: float) -> list[str]:
                      f"{hours(makespan(skewed, n, per_page))} |")
     knee = sum(skewed) / max(skewed)
     lines += ["", f"Model: one worker processes a page in {per_page * 1000:.0f} ms (read, "
-              f"extract, learn, write: the 1-worker run's sum over its pages), the index pass "
+              "extract, learn, write: the 1-worker run's CPU seconds per page, what a page "
+              "costs on a core of its own; elapsed time on this busy machine was higher), "
+              f"the index pass "
               f"costs {index_per_page * 1000:.1f} ms per page and runs one task per input "
               "file (Common Crawl's files hold ~40,000 pages each, so 1 million pages are ~25 "
               "tasks, negligible next to extraction), and a site's pages run one after the "
@@ -229,16 +233,17 @@ def report(pages: list[Page], runs: list[Run], command: str) -> str:
              "machine was busy and noisy during this run: rates and ratios move by 10-30% "
              "between runs).", "",
              "| run | pages | pages/s | read | extract | learn | write | index | cluster start "
-             "| peak RSS per worker | learned F1 |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "| cores used | peak RSS per worker | learned F1 |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for run, score in zip(runs, scores, strict=True):
         s = run.seconds
         rss = ", ".join(f"{v:.0f} MB" for v in sorted(run.peak_rss_mb.values()))
         cells = [f"{s.get(k, 0.0):.1f} s" if k in s else "-"
                  for k in ("read", "extract", "learn", "write", "index")]
         start = f"{run.startup:.1f} s" if run.report is not None else "-"
+        cores = f"{s['cpu'] / run.wall:.2f}" if "cpu" in s else "-"
         lines.append(f"| {run.name} | {len(run.texts)} | {len(run.texts) / run.wall:.2f} | "
-                     f"{' | '.join(cells)} | {start} | {rss} | {score.f1:.4f} |")
+                     f"{' | '.join(cells)} | {start} | {cores} | {rss} | {score.f1:.4f} |")
     one, two = runs[1], runs[2]
     every = all(set(run.texts) == {p.url for p in pages} for run in runs)
     same = all(run.texts == base.texts for run in runs[1:])
@@ -254,11 +259,12 @@ def report(pages: list[Page], runs: list[Run], command: str) -> str:
               "one process: "
               f"{base.wall / one.wall:.2f}x (the batch does not write pages to a store, "
               "and pays for Parquet and for Dask's task and process overhead).",
-              "- Step times are summed over workers (CPU-seconds of the step). Peak RSS is "
+              "- Step times are elapsed seconds summed over workers; cores used = the workers' "
+              "CPU seconds over the run's processing time (2.00 would be both cores, all the "
+              "time): below that, other jobs had the cores. Peak RSS is "
               "the worker process's own high-water mark (ru_maxrss) after its last shard; "
               "extract --learn's is this bench process's (all 240 pages' cases loaded).", ""]
-    per_page = sum(one.seconds.get(k, 0.0) for k in ("read", "extract", "learn", "write")) \
-        / len(one.texts)
+    per_page = one.seconds["cpu"] / len(one.texts)
     index = one.seconds.get("index", 0.0) / len(one.texts)
     lines += ["### Scaling model: 1 million pages over 10,000 sites", "",
               *scaling_lines(per_page, index), ""]

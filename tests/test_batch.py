@@ -37,8 +37,8 @@ from winnow import batch_plan, cli  # noqa: E402
 from winnow.batch import BatchOptions, BatchReport, process_shard, run_batch  # noqa: E402
 from winnow.batch_input import index_file  # noqa: E402
 from winnow.batch_output import OutputLayout, read_pages  # noqa: E402
+from winnow.corpus import export_corpus  # noqa: E402
 from winnow.learning import Learner  # noqa: E402
-from winnow.page import decode_html  # noqa: E402
 from winnow.sitemodel import SiteModel  # noqa: E402
 from winnow.store import Store  # noqa: E402
 
@@ -297,22 +297,38 @@ def test_a_killed_worker_is_retried_and_nothing_is_lost_or_duplicated(
 
 # --- in one process: JSON lines input, the plan ---------------------------------------------------
 
-def test_json_lines_input_gives_the_same_pages(
-        pages: list[Page], expected: dict[str, list[dict[str, Any]]], tmp_path: Path) -> None:
-    corpus = tmp_path / "corpus.jsonl"
-    with open(corpus, "w", encoding="utf-8") as out:
-        for page in reversed(pages):
-            out.write(json.dumps({"site": page.site, "url": page.url, "seen_at": page.date,
-                                  "html": decode_html(page.html)}) + "\n")
-        out.write("{not json\n")
-        out.write(json.dumps({"url": "https://x.example/", "html": "<p>cut"}))
+@pytest.mark.parametrize("fmt", ["jsonl", "warc"])
+def test_export_corpus_output_gives_the_same_pages(
+        fmt: str, pages: list[Page], expected: dict[str, list[dict[str, Any]]],
+        tmp_path: Path) -> None:
+    """What `winnow export-corpus` writes (JSON lines or WARC of resource records naming
+    their site), run in one process, shard by shard."""
+    cnn = [p for p in pages if p.site == "cnn.example"]
+    with Store.open(tmp_path / "store") as store:
+        for n, page in enumerate(cnn):
+            store.add_page(page.site, page.url, page.html, seen_at=1_360_000_000 + n)
+        corpus = tmp_path / f"corpus.{fmt}"
+        with open(corpus, "wb") as out:
+            assert export_corpus(store, fmt, out).pages == len(cnn)
+    if fmt == "jsonl":
+        with open(corpus, "a", encoding="utf-8") as out:
+            out.write("{not json\n")
+            out.write(json.dumps({"url": "https://x.example/", "html": "<p>cut"}))
     index = index_file(str(corpus), 0)
-    assert dict(index.bad) == {"unreadable": 1, "truncated": 1}
-    shards = batch_plan.plan_shards(index.refs, [str(corpus)], shard_pages=100)
-    cnn = next(s for s in shards if s.site == "cnn.example")
-    done = process_shard(cnn, [str(corpus)], str(tmp_path / "out"), "jsonl")
-    assert done.pages == 3 and done.model is None  # the site's last shard keeps no model
-    assert by_site(read_pages(tmp_path / "out"))["cnn.example"] == expected["cnn.example"]
+    assert dict(index.bad) == ({"unreadable": 1, "truncated": 1} if fmt == "jsonl" else {})
+    shards = batch_plan.plan_shards(index.refs, [str(corpus)], shard_pages=SHARD_PAGES)
+    assert [s.pages for s in shards] == [2, 1]
+    first = process_shard(shards[0], [str(corpus)], str(tmp_path / "out"), "jsonl")
+    assert first.model is not None and first.pages == 2
+    last = process_shard(shards[1], [str(corpus)], str(tmp_path / "out"), "jsonl", after=first)
+    assert last.model is None and last.pages == 1  # the site's last shard hands on no model
+    assert by_site(read_pages(tmp_path / "out")) == {"cnn.example": expected["cnn.example"]}
+
+
+def test_site_pattern_keeps_only_matching_sites(crawl: list[str]) -> None:
+    index = index_file(crawl[0], 0, site_pattern="bbc.*")
+    assert index.refs and {ref.site for ref in index.refs} == {"bbc.example"}
+    assert index.other_sites > 0
 
 
 def test_plan_orders_by_date_and_chains_fingerprints() -> None:

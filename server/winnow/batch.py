@@ -59,7 +59,8 @@ from winnow.sitemodel import SiteModel
 
 STEPS = ("read", "extract", "learn", "write")
 """Where a shard's time goes: reading its records, extracting (parse, template match,
-extraction), learning (`SiteModel.add`) and writing rows."""
+extraction), learning (`SiteModel.add`) and writing rows (elapsed seconds; a shard's `cpu`
+is its process CPU time, which tells a busy machine from a slow step)."""
 
 
 @dataclass
@@ -115,6 +116,7 @@ def process_shard(shard: Shard, inputs: list[str], output: str, fmt: str, run: s
     """Extract and learn a shard's pages in order and write its part, model and marker.
     `after` is the site's previous shard of this run, with the model to start from; without
     it a shard starts from what the previous one saved (or anew, the site's first)."""
+    cpu = time.process_time()
     layout = OutputLayout(Path(output))
     model = after.model if after is not None and after.model is not None \
         else _starting_model(layout, shard)
@@ -150,6 +152,7 @@ def process_shard(shard: Shard, inputs: list[str], output: str, fmt: str, run: s
     if shard.last:
         drop_parts_after(layout, shard, fmt)
     _lap(seconds, "write", clock)
+    seconds["cpu"] = time.process_time() - cpu
     done = ShardDone(shard.site, shard.index, pages, dict(bad),
                      {k: round(v, 4) for k, v in seconds.items()}, _worker_name(),
                      _peak_rss_mb(), shard.fingerprint, fmt, run, errors)
