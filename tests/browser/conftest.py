@@ -434,7 +434,12 @@ class Browser:
 
     def unregister_collecting(self) -> None:
         """Remove the collecting content script (the readable check stays registered)."""
-        self.worker.evaluate("chrome.scripting.unregisterContentScripts({ids: ['winnow-collect']})")
+        self.worker.evaluate("""(async () => {
+            const ids = ['winnow-collect'];
+            if ((await chrome.scripting.getRegisteredContentScripts({ids})).length) {
+              await chrome.scripting.unregisterContentScripts({ids});
+            }
+        })()""")
 
     def reset_settings(self) -> None:
         """Forget every setting (collection off), as after a fresh install."""

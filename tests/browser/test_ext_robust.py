@@ -1,7 +1,7 @@
 """The reader view never loses its page: a reload after the source tab closed and the worker
 stopped shows the same article; "Original page" switches to the page's tab or opens its URL
-in a new tab (never in the reader's); with the server down it says how to start it and shows
-the article when the server is back, by itself or through "Try again"."""
+in a new tab (never in the reader's); with the server down it says how to start it, "Try
+again" tries again, and the article shows by itself once the server is back."""
 
 from __future__ import annotations
 
@@ -73,11 +73,15 @@ def test_offline_reader_says_how_to_start_and_try_again_works(
         assert reader.get_attribute("html", "data-state") == "offline"
         notice = reader.inner_text("#offline")
         assert "make run" in notice and ".venv/bin/winnow serve" in notice
-        assert reader.is_visible("#offline-retry")
         save_artifact(reader, "reader-offline-commands")
+        # "Try again now" while the server is still down: a new attempt, and the notice again
+        # (not a stuck skeleton or an error page).
+        reader.click("#offline-retry")
+        reader.wait_for_selector("html[data-state='offline']", state="attached")
+        assert reader.is_visible("#offline-retry")
     finally:
         winnow_server.start()
-    reader.click("#offline-retry")
+    # The server is back: the reader shows the article by itself, with no click.
     reader.wait_for_selector("html[data-state='article']", state="attached")
     assert "offline committee" in reader.inner_text("#body")
     reader.close()
