@@ -9,7 +9,7 @@ import { ALL_SITES_PATTERNS, parseSiteList } from "../shared/sites.js";
 import { statusSummary } from "../shared/status.js";
 
 const $ = (id) => document.getElementById(id);
-const READER_FIELDS = ["theme", "font", "size", "width"];
+const READER_FIELDS = ["theme", "font", "size", "width", "leading", "align"];
 
 function fill(settings) {
   $("server").value = settings.server;
@@ -37,6 +37,8 @@ function read() {
       font: $("font").value,
       size: clampReaderSize(Number($("size").value) || DEFAULT_SETTINGS.reader.size),
       width: $("width").value,
+      leading: $("leading").value,
+      align: $("align").value,
     },
   };
 }
