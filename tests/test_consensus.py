@@ -8,7 +8,7 @@ import lxml.html
 from winnow import consensus, extract
 from winnow.consensus import ContentVotes
 from winnow.learning import read_page
-from winnow.sitemodel import SiteModel, outside_consensus
+from winnow.sitemodel import SiteModel, content_container
 
 
 def _body(html: str) -> lxml.html.HtmlElement:
@@ -64,8 +64,13 @@ def test_consensus_is_the_deepest_container_most_pages_agree_on() -> None:
 def test_outside_is_every_sibling_along_the_way_up() -> None:
     body = _body(PAGE)
     story = body.xpath("//article")[0]
-    names = {el.get("class") for el in consensus.outside(story, body)}
-    assert names == {"story post-99", "nav", "footer"}
+    found = consensus.outside(story, body)
+    assert {el.get("class") for el in found} - {None} == {"story post-99", "nav", "footer"}
+    assert body.xpath("//article[2]/p")[0] in found  # whole subtrees
+    assert not set(story.iter()) & set(found) and body not in found
+    assert consensus.strays(body.xpath("//article")[1], story)
+    assert consensus.strays(body, story)  # climbed above it
+    assert not consensus.strays(story.xpath("p")[0], story) and not consensus.strays(story, story)
     share = consensus.text_share(story, body)
     assert 0.1 < share < 0.5
 
@@ -106,7 +111,7 @@ def test_a_cluster_corrects_the_page_whose_single_page_choice_strays() -> None:
     assert _sentence(9, 0) in learned.article.text
     assert _sentence(9, 100) not in learned.article.text
     template = model.template(seen)
-    assert template is not None and template.sources["content"] > 0
+    assert template is not None and template.container is not None
 
 
 def test_a_page_whose_container_is_nearly_empty_is_left_to_single_page_extraction() -> None:
@@ -116,6 +121,6 @@ def test_a_page_whose_container_is_nearly_empty_is_left_to_single_page_extractio
         model.add(seen)
     votes = next(iter(model.clusters.values())).content
     _, seen = read_page(model, _page(7, story=6, rail=8), "https://example.com/7")
-    assert votes.consensus() is not None and outside_consensus(seen, votes)
+    assert votes.consensus() is not None and content_container(seen, votes) is not None
     _, seen = read_page(model, _page(8, story=0, rail=8), "https://example.com/8")
-    assert outside_consensus(seen, votes) == set()
+    assert content_container(seen, votes) is None

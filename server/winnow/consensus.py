@@ -11,6 +11,8 @@ class names with digits dropped (`post-1234` and `post-987` are one step) and it
 its siblings of the same step. `ContentVotes` counts, for every learned page, each prefix of
 its root's path; the consensus is the deepest prefix that at least `CONSENSUS_SHARE` of the
 voting pages' roots lie in, once `MIN_VOTES` pages voted. Paths are structure, never text.
+A page is corrected only when its own choice `strays` from the container: where it agrees,
+what it found beside the container (a standfirst in the header) stays.
 Pure: no I/O.
 """
 
@@ -128,18 +130,26 @@ class ContentVotes:
 
 
 def outside(container: HtmlElement, body: HtmlElement) -> list[HtmlElement]:
-    """The elements outside `container`: the siblings of it and of each of its ancestors up to
-    `body`, outermost last (what the template explains when the content must be inside)."""
+    """Every element outside `container`: the subtrees of its siblings and of each of its
+    ancestors' siblings up to `body` (what the template explains when the content must be in
+    the container)."""
     found: list[HtmlElement] = []
     node = container
     while node is not body:
         parent = node.getparent()
         if parent is None:
             break
-        found += [sibling for sibling in parent.iterchildren()
-                  if sibling is not node and isinstance(sibling.tag, str)]
+        for sibling in parent.iterchildren():
+            if sibling is not node and isinstance(sibling.tag, str):
+                found += [el for el in sibling.iter() if isinstance(el.tag, str)]
         node = parent
     return found
+
+
+def strays(source: HtmlElement, container: HtmlElement) -> bool:
+    """True when an extraction's `source` is not inside the cluster's content container: it
+    lies beside it, or climbed above it."""
+    return source is not container and container not in source.iterancestors()
 
 
 def text_share(container: HtmlElement, body: HtmlElement) -> float:

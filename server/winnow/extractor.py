@@ -7,6 +7,7 @@ from dataclasses import fields, replace
 from datetime import UTC, datetime
 
 from winnow.article import ArticleContent, PageHints, extract_article
+from winnow.consensus import outside, strays
 from winnow.metadata import Metadata, extract_metadata, text_direction
 from winnow.page import HtmlElement, Page, parse_page
 from winnow.posts import PageContext, Thread, find_thread
@@ -65,6 +66,10 @@ def extract_page(page: Page, template: Template | None = None,
         thread = None  # dated teasers or an archive: ECON runs once, on the whole page
     clock.lap("mibat")
     found, rendered, role = _article_beside(page, meta, noise, thread)
+    container = template.container if template is not None else None
+    if found is not None and container is not None and strays(found.source, container):
+        found, rendered, role = _article_beside(page, meta, noise + outside(container, page.body),
+                                                thread)
     if found is not None:
         meta.dir = text_direction(page, found.source)
     clock.lap("extract")

@@ -41,14 +41,7 @@ from lxml.html import HtmlElement
 from winnow import patterns
 from winnow.chunks import Chunk, ChunkLabels, ChunkTable, chunk_key, label_chunks
 from winnow.clustering import MIN_PREFILTER_SIMILARITY, Clusterer
-from winnow.consensus import (
-    MIN_CONTAINER_SHARE,
-    ContentVotes,
-    locate,
-    outside,
-    path_of,
-    text_share,
-)
+from winnow.consensus import MIN_CONTAINER_SHARE, ContentVotes, locate, path_of, text_share
 from winnow.keyed import UNKEYED, Keyer
 from winnow.layout import (
     Layout,
@@ -59,7 +52,7 @@ from winnow.layout import (
 )
 from winnow.layout import apply as apply_layout
 from winnow.mibat import RecordTemplate, main_region, mine_regions, page_dom, record_template
-from winnow.page import Page, stamp_ids, wn_id
+from winnow.page import Page, stamp_ids
 from winnow.tree import Tree, build_tree, from_arrays
 
 FORMAT_VERSION = 3
@@ -179,6 +172,9 @@ class Template:
     sources: dict[str, int]
     records: RecordTemplate | None = None
     """The cluster's post record template, for pages MiBAT alone cannot read."""
+    container: HtmlElement | None = None
+    """Where the page's own cluster keeps its content on this page (`content_container`):
+    an extraction that strays from it is redone with everything outside it as noise."""
 
 
 def text_chunks(chunks: list[Chunk], keyer: Keyer = UNKEYED) -> list[Chunk]:
@@ -207,20 +203,17 @@ def _page_keys(seen: Observation, keyer: Keyer) -> list[str]:
     return [keyer.digest(key) for key in keys]
 
 
-def outside_consensus(seen: Observation, votes: ContentVotes) -> set[int]:
-    """Ids of the elements outside the container the page's cluster keeps its content in
-    (whole subtrees: the template explains all their text),
-    when the cluster agrees on one and it holds enough of this page's text
-    (`consensus.MIN_CONTAINER_SHARE`); else none."""
+def content_container(seen: Observation, votes: ContentVotes) -> HtmlElement | None:
+    """The element the page's cluster keeps its content in, when the cluster agrees on one
+    and it holds enough of this page's text (`consensus.MIN_CONTAINER_SHARE`); else None."""
     path = votes.consensus()
     if not path:
-        return set()
+        return None
     body = seen.page.body
     container = locate(body, path)
     if container is None or text_share(container, body) < MIN_CONTAINER_SHARE:
-        return set()
-    return {i for root in outside(container, body) for el in root.iter()
-            if (i := wn_id(el)) is not None}
+        return None
+    return container
 
 
 @dataclass
@@ -313,7 +306,9 @@ class SiteModel:
                            else self.pages_seen),
             noise=[by_id[i] for i in sorted(noise_ids) if i in by_id],
             sources={name: len(ids) for name, ids in sources.items()},
-            records=self.clusters[cluster].records if own and cluster is not None else None)
+            records=self.clusters[cluster].records if own and cluster is not None else None,
+            container=(content_container(seen, self.clusters[cluster].content)
+                       if own and cluster is not None else None))
 
     def noise_sources(self, seen: Observation) -> dict[str, set[int]]:
         """Ids of the elements each template source explains on an observed page: static
@@ -341,8 +336,7 @@ class SiteModel:
             "aside": set(matched.aside_ids) if matched.matched else set(),
             "links": set(matched.link_ids) if model.layout.ready else set(),
             "chunks": set(label_chunks(seen.chunks, model.chunks).template_ids),
-            "site": site,
-            "content": outside_consensus(seen, model.content) if own is not None else set()}
+            "site": site}
 
     def _mature(self, seen: Observation) -> int | None:
         """The page's cluster if it has learned MIN_CLUSTER_PAGES pages, else None."""
