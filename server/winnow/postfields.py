@@ -24,11 +24,15 @@ from winnow.postview import RecordView
 from winnow.render import safe_url
 from winnow.tree import normalize_space
 
-AUTHOR_HINT_RE = re.compile(
-    r"author|user|poster|member|nick|owner|profile|byline|commenter|(?:^|[\s_-])(?:name|fn)\b",
-    re.I)
+AUTHOR_WORDS = frozenset({"author", "user", "username", "poster", "member", "nick", "nickname",
+                          "owner", "profile", "byline", "commenter", "name", "fn"})
 """Class, id or itemprop words of the element that names a post's author (generic vocabulary
-of forum and comment markup)."""
+of forum and comment markup), matched as whole words of a class name split at -, _ and
+camelCase ("CommentAccountName" -> comment, account, name)."""
+
+AUTHOR_STEMS = ("author", "user", "poster", "member", "nick", "profile", "commenter")
+"""Words that also name the author glued to another word in one lower-case class name
+("postauthor", "username", "memberlink"): a class word starting or ending with one."""
 
 PROFILE_HREF_RE = re.compile(
     r"member|user|profile|author|people|account|/u/|/u\d|/@|[?&]u=|[?&]id=|/~", re.I)
@@ -37,13 +41,24 @@ PROFILE_HREF_RE = re.compile(
 NOT_AUTHOR_RE = re.compile(
     r"^(?:reply|quote|report|share|link|permalink|edit|delete|like|flag|parent|next|prev|"
     r"profile|message|pm|e-?mail|website|homepage|top|(?:post )?history|posts|"
-    r"antworten|zitieren|melden|répondre|citer|responder|citar|ответить|#\d+)$", re.I)
-"""Link texts of the template part that are actions, never a name."""
+    r"antworten|zitieren|melden|répondre|citer|responder|citar|ответить|#\d+)"
+    r"(?:$|\s|[:.!,])", re.I)
+"""Link texts of the template part that are actions, never a name: matched as a whole word
+at the start, so "Répondre en citant le message" and "Reply to this" are actions too."""
 
-NOT_AUTHOR_HINT_RE = re.compile(
-    r"title|rank|role|status|avatar|stat|count|joined|date|time|location|signature|"
-    r"reputation|karma|points|badge|online", re.I)
-"""Class words of what sits next to a name in a user block (title, rank, post count)."""
+INITIALS_RE = re.compile(r"^(?:[^\W\d_]|[^\W\d_a-z]{2})\.?$")
+"""One letter, or two capitals, alone (an avatar's initials, "D", "JD"): never a name on
+their own."""
+
+NOT_AUTHOR_STEMS = ("title", "rank", "role", "status", "avatar", "stat", "count", "joined",
+                    "date", "time", "location", "signature", "reputation", "karma", "points",
+                    "badge", "online")
+"""Class words of what sits next to a name in a user block (title, rank, post count): a
+class word that is one, starts with one or ends with one ("usertitle", "postcount")."""
+
+MIN_GLUED_CHARS = 3
+"""Letters a class word must have before a stem it ends with for the stem to count: "post"
+in "postcount", not "ac" in "account"."""
 
 MEMBER_SINCE_RE = re.compile(
     r"join|regist|member since|since|seit|dabei|inscri|desde|iscritt|lid sinds|с нами|"
@@ -135,9 +150,22 @@ def _wraps_name(el: HtmlElement) -> bool:
 
 
 def _may_be_name(text: str) -> bool:
-    """Text with letters or digits that is neither an action ("Reply") nor a date."""
+    """Text with letters or digits that is neither an action ("Reply"), an avatar's
+    initials ("D") nor a date."""
     return bool(NAME_CHAR_RE.search(text)) and not NOT_AUTHOR_RE.match(text) \
-        and parse_date(text) is None
+        and not INITIALS_RE.match(text.strip()) and parse_date(text) is None
+
+
+def name_text(dom: RecordView, v: int) -> str:
+    """The name node v shows (see `_author_text`)."""
+    return _author_text(dom, v)
+
+
+def is_name_text(dom: RecordView, v: int, text: str) -> bool:
+    """Whether `text`, shown by node v, may be a name: short, no byline label, no action,
+    initials or date, and not inside a quote."""
+    return 0 < len(text) <= MAX_AUTHOR_CHARS and not BYLINE_RE.match(text) \
+        and _may_be_name(text) and not _in_quote(dom.elements[v])
 
 
 def _author_text(dom: RecordView, v: int) -> str:
@@ -203,7 +231,24 @@ def author_hinted(el: HtmlElement | None) -> bool:
     if el is None:
         return False
     names = f"{names_of(el)} {el.get('itemprop') or ''}"
-    return bool(AUTHOR_HINT_RE.search(names)) and not NOT_AUTHOR_HINT_RE.search(names)
+    words = class_words(names)
+    return any(_stem_word(w, AUTHOR_WORDS, AUTHOR_STEMS) for w in words) \
+        and not any(_stem_word(w, frozenset(NOT_AUTHOR_STEMS), NOT_AUTHOR_STEMS) for w in words)
+
+
+_CLASS_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def class_words(names: str) -> list[str]:
+    """The lower-case words of class and id names, split at -, _, spaces and camelCase."""
+    return [word.lower() for word in _CLASS_WORD_RE.findall(names)]
+
+
+def _stem_word(word: str, words: frozenset[str], stems: tuple[str, ...]) -> bool:
+    """True when a class word is one of `words`, starts with one of `stems`, or ends with one
+    after MIN_GLUED_CHARS letters of another word."""
+    return word in words or word.startswith(stems) or any(
+        word.endswith(stem) and len(word) - len(stem) >= MIN_GLUED_CHARS for stem in stems)
 
 
 def _in_quote(el: HtmlElement) -> bool:

@@ -41,6 +41,7 @@ from winnow.mibat import (
     template_records,
 )
 from winnow.page import HEADING_TAGS, Page, wn_id
+from winnow.postauthors import place_authors
 from winnow.postbody import (
     Body,
     body_element,
@@ -76,6 +77,16 @@ TITLE_CLASS_RE = re.compile(r"(?:^|[\s_-])(?:post-?|entry-?|story-?)?title(?:$|[
 MAX_REGION_TRIES = 3
 """Regions read as posts, best score first, before the page is said to have no posts."""
 
+MIN_FREE_TEXT_CHARS = 40
+"""Characters a record of an unsigned region needs to count as someone's writing."""
+
+MAX_FREE_LINK_SHARE = 0.5
+"""Share of an unsigned region's text that may be link text: more is teasers or links."""
+
+NAMED, PLACED, UNSIGNED = 2, 1, 0
+"""How a region's records are signed: by markup (class words, profile links), by the
+place of a name (`postauthors`), or not at all."""
+
 MIN_AGREEING = 2
 """Records that must share where their body lies before the others follow them."""
 
@@ -104,13 +115,19 @@ class Thread:
     dom: DomTree
     learned: bool = False
     """True when the records come from a site's learned record template."""
+    unsigned: bool = False
+    """True when no region was signed and this one was taken for its free text: its posts
+    stand without authors."""
 
     def post_chars(self) -> list[int]:
         """The text length of each post."""
         return [len(post.text) for post in self.posts]
 
     def authored(self) -> int:
-        """How many posts name an author."""
+        """How many posts name an author; every post of an unsigned thread of free text
+        (records need no author to be posts when nothing on the page signs records)."""
+        if self.unsigned:
+            return len(self.posts)
         return sum(1 for post in self.posts if post.author)
 
     def are_posts(self) -> bool:
@@ -184,50 +201,85 @@ def find_thread(page: Page, context: PageContext,
         region = template_records(dom, records)
         if region is not None:
             return _thread(dom, region, context, learned=True)
-    listed = False
-    for main in ranked[:MAX_REGION_TRIES]:
-        region = same_kind_records(matcher, dom, main)
-        if is_story_list(dom, region):
-            continue
-        listed = True
-        if not _signed(dom, region):
-            continue  # unsigned records are no posts: not worth reading (rendering) them
-        thread = _thread(dom, region, context)
-        if thread.are_posts():
-            return thread
+    tried = [same_kind_records(matcher, dom, main) for main in ranked[:MAX_REGION_TRIES]]
+    tried = [region for region in tried if not is_story_list(dom, region)]
+    signings = [_signing(dom, region) for region in tried]
+    for level in (NAMED, PLACED):  # signed regions first, names by markup before by place
+        for region, signing in zip(tried, signings, strict=True):
+            if signing == level:
+                thread = _thread(dom, region, context)
+                if thread.are_posts():
+                    return thread
     lone = lone_comments(dom)
     if lone is not None:
         return _thread(dom, lone, context)
-    if not listed:
+    for region, signing in zip(tried, signings, strict=True):
+        if signing == UNSIGNED and _free_text(dom, region):
+            thread = _thread(dom, region, context, unsigned=True)
+            if thread.are_posts():
+                return thread
+    if not tried:
         single = lone_post(dom)
         if single is not None:
             return _thread(dom, single, context, learned=True)
     return None
 
 
-def _signed(dom: DomTree, region: Region) -> bool:
-    """Whether more than half the records name an author, as `region_posts` reads them;
-    checked before the records' bodies are rendered."""
+def _signing(dom: DomTree, region: Region) -> int:
+    """How more than half the records name an author, as `region_posts` reads them: NAMED
+    (class words, a profile link, a name in a comment's date line), PLACED (with names found
+    by structure too) or UNSIGNED; checked before the records' bodies are rendered."""
     comments = in_comments(dom, region)
+    views = [RecordView(dom, frozenset(), record) for record in region.records]
+    named = [find_author(view, record) for view, record in zip(views, region.records,
+                                                              strict=True)]
     signed = 0
-    for record, pivots in zip(region.records, region.pivots, strict=True):
-        view = RecordView(dom, frozenset(), record)
-        if find_author(view, record) is not None:
+    for view, pivots, author in zip(views, region.pivots, named,
+                                    strict=True):
+        if author is not None:
             signed += 1
         elif comments:
             pivot = pick_pivot(dom, pivots)
             signed += line_link_author(view, pivot) is not None \
                 or line_author(dom, pivot) is not None
-    return signed * 2 > len(region.records)
+    if signed * 2 > len(region.records):
+        return NAMED
+    placed = place_authors(views, region.records, named)
+    signed += sum(1 for v, p in zip(named, placed, strict=True) if v is None and p is not None)
+    return PLACED if signed * 2 > len(region.records) else UNSIGNED
+
+
+def _free_text(dom: DomTree, region: Region) -> bool:
+    """Whether unsigned records hold what people write: most records have a line of text
+    (MIN_FREE_TEXT_CHARS), and most of their text is not link text (teasers, link lists)."""
+    texts = links = with_text = 0
+    for record in region.records:
+        chars = sum(dom.text_len[v] for v in record)
+        texts += chars
+        links += sum(_link_chars(dom, v) for v in record)
+        with_text += chars >= MIN_FREE_TEXT_CHARS
+    return with_text * 2 > len(region.records) and links < MAX_FREE_LINK_SHARE * texts
+
+
+def _link_chars(dom: DomTree, root: int) -> int:
+    """The text length of the links in root's subtree."""
+    chars, v, end = 0, root, root + dom.tree.sizes[root]
+    while v < end:
+        if dom.tree.tags[v] == "a":
+            chars += dom.text_len[v]
+            v += dom.tree.sizes[v]
+        else:
+            v += 1
+    return chars
 
 
 def _thread(dom: DomTree, region: Region, context: PageContext,
-            learned: bool = False) -> Thread:
+            learned: bool = False, unsigned: bool = False) -> Thread:
     posts = region_posts(dom, region, context, nesting_depths(dom, region),
                          line_authors=in_comments(dom, region))
     elements = [el for record in region.records for v in record
                 for el in dom.elements[v].iter()]
-    return Thread(region, posts, elements, dom, learned)
+    return Thread(region, posts, elements, dom, learned, unsigned)
 
 
 def region_posts(dom: DomTree, region: Region, context: PageContext,
@@ -238,12 +290,15 @@ def region_posts(dom: DomTree, region: Region, context: PageContext,
     others (a one-word post must not pull its body into the header). With `line_authors`
     (comments), a name in the date's line is the author when nothing names one."""
     roots = [record[0] for record in region.records]
-    readings = []
-    for record, pivots in zip(region.records, region.pivots, strict=True):
+    views = []
+    for record in region.records:
         spans = [dom.tree.subtree(v) for v in record]
         nested = frozenset(r for r in roots if r not in record and any(r in s for s in spans))
-        readings.append(_read_record(RecordView(dom, nested, record), record, pivots, context,
-                                     line_authors))
+        views.append(RecordView(dom, nested, record))
+    readings = [_read_record(view, record, pivots, context, author, line_authors)
+                for view, record, pivots, author in zip(
+                    views, region.records, region.pivots, record_authors(views, region.records),
+                    strict=True)]
     _agree_on_body(readings, context.title)
     posts = []
     for n, reading in enumerate(readings):
@@ -274,9 +329,20 @@ class _Reading:
     body: Body
 
 
+def record_authors(views: Sequence[RecordView], records: Sequence[Sequence[int]]
+                   ) -> list[int | None]:
+    """Each record's author node: named by class words or a profile link
+    (`postfields.find_author`), else found by structure (`postauthors.place_authors`)."""
+    named = [find_author(view, record) for view, record in zip(views, records, strict=True)]
+    if all(v is not None for v in named):
+        return named
+    placed = place_authors(views, records, named)
+    return [v if v is not None else p for v, p in zip(named, placed, strict=True)]
+
+
 def _read_record(view: RecordView, record: Sequence[int], pivots: Sequence[int],
-                 context: PageContext, line_authors: bool = False) -> _Reading:
-    author_v = find_author(view, record)
+                 context: PageContext, author_v: int | None,
+                 line_authors: bool = False) -> _Reading:
     if author_v is None and line_authors:
         author_v = line_link_author(view, pick_pivot(view.dom, pivots))
     landmarks = [*pivots, *(() if author_v is None else (author_v,)),

@@ -1,0 +1,145 @@
+"""Authors found by structure: the short text standing in the same place in most records.
+
+A forum's template prints the poster's name in the same spot of every post, whatever the
+markup calls it: `<dt><strong>name</strong>`, `<strong>Vega</strong> Says:`, a link to a
+profile, a `<span>` in a user column. Class words and profile links (`postfields.find_author`)
+miss names that carry neither. This module compares the records of a region with each
+other: a place (the path of tags and classes from the record's root) where most records hold
+a short, name-like text, whose texts are not one template label repeated ("Member",
+"Offline"), is the author's place. Among such places, links and names that recur across the
+thread (people answer each other) weigh most, then the place nearest the record's start; a
+place showing one text in every record (a label) comes last.
+
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from winnow.postfields import is_name_text, name_text
+from winnow.postview import RecordView
+
+MIN_PLACE_SHARE = 0.5
+"""Share of the records (more than this) that must hold a name at a place for it to be the
+author's place: a template prints the name in every post."""
+
+MAX_LABEL_SHARE = 0.7
+"""Share of the records above which one text repeated at a place is a template label
+("Member", "Offline", "Quote"), not a name; only judged on MIN_LABEL_RECORDS records or more."""
+
+MIN_LABEL_RECORDS = 3
+"""Records needed before a text shared by all of them is taken for a label (two posts by
+one person are a thread too)."""
+
+MAX_NAME_WORDS = 4
+"""Words a name may have; longer short texts are titles or sentences."""
+
+LABEL_VALUE_RE = re.compile(r"^[^:]{1,30}:\s*\S|^[\d.,]+\s*[kKmM]?\s+[^\W\d_]+\.?$")
+"""A "Label: value" line of a user block ("Posts: 710", "Registered: 2016-07-02") or a
+count ("3 Antworten", "12 replies"): never a name."""
+
+Place = tuple[tuple[str, str], ...]
+"""Where a node sits in its record: the (tag, class) steps from the record's root."""
+
+
+@dataclass
+class _Place:
+    """The name-like texts found at one place, per record."""
+
+    records: dict[int, int]
+    """Record index -> the first node at this place holding a name."""
+    texts: dict[int, str]
+    links: int = 0
+    first_rank: int = 0
+
+
+def place_authors(views: Sequence[RecordView], records: Sequence[Sequence[int]],
+                  named: Sequence[int | None] = ()) -> list[int | None]:
+    """The author's node of each record, found by structure; None for every record when no
+    place qualifies (or for a record that lacks the place). Where some records' authors are
+    already `named` (by class words or a profile link), the place most of those lie at is
+    the author's place."""
+    places: dict[Place, _Place] = {}
+    at: dict[int, Place] = {}
+    for n, (view, record) in enumerate(zip(views, records, strict=True)):
+        for rank, (place, v) in enumerate(_name_nodes(view, record)):
+            at[v] = place
+            found = places.setdefault(place, _Place({}, {}, 0, rank))
+            if n in found.records:
+                continue
+            found.records[n] = v
+            found.texts[n] = name_text(view, v)
+            found.links += view.elements[v].tag == "a"
+            found.first_rank = min(found.first_rank, rank)
+    known = Counter(at[v] for v in named if v is not None and v in at).most_common(1)
+    best = places[known[0][0]] if known else _best_place(places, len(records))
+    if best is None:
+        return [None] * len(records)
+    return [best.records.get(n) for n in range(len(records))]
+
+
+def _best_place(places: dict[Place, _Place], n: int) -> _Place | None:
+    """The author's place: held by most records, not one repeated label; links and names
+    that recur across records first, then the place met first in a record."""
+    qualified = [p for p in places.values()
+                 if len(p.records) > MIN_PLACE_SHARE * n and not _label(p, n)]
+    if not qualified:
+        return None
+
+    def rank(p: _Place) -> tuple[int, int, int, int]:
+        counts = Counter(p.texts.values())
+        constant = len(counts) == 1 and len(p.records) > 1
+        recurring = not constant and any(count > 1 for count in counts.values())
+        return (int(constant), -int(p.links * 2 > len(p.records)), -int(recurring),
+                p.first_rank)
+
+    return min(qualified, key=rank)
+
+
+def _label(place: _Place, n: int) -> bool:
+    """True when one text fills most of the records at this place: a template label."""
+    if n < MIN_LABEL_RECORDS:
+        return False
+    top = Counter(place.texts.values()).most_common(1)[0][1]
+    return top > MAX_LABEL_SHARE * n
+
+
+def _name_nodes(view: RecordView, record: Sequence[int]) -> list[tuple[Place, int]]:
+    """The record's nodes holding a short name-like text of their own (or a link's text),
+    with their places, in document order."""
+    found: list[tuple[Place, int]] = []
+    for i, root in enumerate(record):
+        v, end = root, root + view.tree.sizes[root]
+        while v < end:
+            if view.hidden[v]:
+                v += view.tree.sizes[v]
+                continue
+            if _holds_name(view, v):
+                found.append((_place(view, root, v, i), v))
+            v += 1
+    return found
+
+
+def _holds_name(view: RecordView, v: int) -> bool:
+    el = view.elements[v]
+    if el.tag != "a" and not view.tree.texts[v]:
+        return False
+    if el.tag == "a" and view.tree.children[v] and view.tree.texts[v]:
+        return False  # a link with text and markup mixed is prose, not a name
+    text = name_text(view, v)
+    return len(text.split()) <= MAX_NAME_WORDS and not LABEL_VALUE_RE.match(text) \
+        and is_name_text(view, v, text)
+
+
+def _place(view: RecordView, root: int, v: int, index: int) -> Place:
+    steps: list[tuple[str, str]] = []
+    while v != root:
+        el = view.elements[v]
+        steps.append((el.tag, " ".join(sorted((el.get("class") or "").split()))))
+        v = view.tree.parents[v]
+    steps.append((view.elements[root].tag, str(index)))
+    return tuple(reversed(steps))

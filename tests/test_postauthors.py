@@ -1,0 +1,141 @@
+"""Authors by structure and by whole class words; unsigned threads of free text."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import lxml.html
+import pytest
+import winnow
+from winnow.postfields import author_hinted, class_words
+
+NOW = datetime(2025, 11, 10, 12, 0, tzinfo=UTC)
+
+TEXTS = ("Why did the image grow so much between the two releases this year?",
+         "The boot loader changed, so the kernel is stored twice on the image now.",
+         "Thanks, that explains it. I had not noticed the boot loader change at all.",
+         "Also the firmware package keeps growing with every release, as usual.")
+
+
+def page(records: list[str]) -> str:
+    return ("<html><head><title>Image size</title></head><body><nav><a href='/'>Index</a>"
+            "</nav><h1>Image size</h1><div id='main'>" + "".join(records) +
+            "</div><footer>Powered by a board, 2025.</footer></body></html>")
+
+
+def dl_record(i: int, name: str, text: str) -> str:
+    """FluxBB's user column: the name in a bare `<dt><strong>`, a rank below it."""
+    return (f'<div class="box"><h2><span>#{i}</span> <a href="viewtopic.php?pid={i}#p{i}">'
+            f'2025-11-0{i} 15:14:37</a></h2><div class="left"><dl><dt><strong>{name}</strong></dt>'
+            f'<dd class="rank"><strong>{"Member" if i % 2 else "Admin"}</strong></dd>'
+            f'<dd><span>Posts: {i * 7}</span></dd></dl></div>'
+            f'<div class="right"><div class="msg"><p>{text}</p></div></div></div>')
+
+
+def test_a_bare_name_in_the_same_place_of_every_record_is_the_author() -> None:
+    names = ["chunix", "nl6720", "chunix", "nl6720"]
+    html = page([dl_record(i, n, t) for i, (n, t) in enumerate(zip(names, TEXTS, strict=False), 1)])
+    result = winnow.extract(html, "https://bbs.example/viewtopic.php?id=1", now=NOW)
+    assert result.kind == "thread"
+    assert [p.author for p in result.posts] == names
+    assert [p.text for p in result.posts] == list(TEXTS)
+
+
+def says_record(name: str, day: int, text: str) -> str:
+    """A comment header `<strong>Vega</strong> Says:` with no class naming it."""
+    return (f'<li class="c"><div class="head"><strong>{name}</strong> Says:<br>'
+            f'<small>March {day}, 2024 at 10:0{day} am</small></div>'
+            f'<div class="say"><p>{text}</p></div></li>')
+
+
+def test_a_name_before_says_is_the_author() -> None:
+    names = ["Vega", "Altair", "Vega"]
+    items = [says_record(n, d, t)
+             for d, (n, t) in enumerate(zip(names, TEXTS, strict=False), 1)]
+    html = page(["<ol class='list'>" + "".join(items) + "</ol>"])
+    result = winnow.extract(html, "https://blog.example/2024/03/post", now=NOW)
+    posts = result.posts if result.kind == "thread" else (
+        result.article.comments if result.article else [])
+    assert [p.author for p in posts] == names
+
+
+def test_a_template_label_in_every_record_is_not_the_author() -> None:
+    """'Offline' stands in every record: a label, even when it comes first."""
+    names = ["ann", "bob"]
+    html = page([dl_record(i, n, t).replace('<div class="left">', '<p>Offline</p>'
+                                            '<div class="left">')
+                 for i, (n, t) in enumerate(zip(names, TEXTS, strict=False), 1)])
+    result = winnow.extract(html, "https://bbs.example/viewtopic.php?id=2", now=NOW)
+    posts = result.posts if result.kind == "thread" else []
+    assert all(p.author != "Offline" for p in posts)
+
+
+@pytest.mark.parametrize(("names", "words"), [
+    ("CommentAccountName", ["comment", "account", "name"]),
+    ("post-author_link", ["post", "author", "link"]),
+    ("userInfo XMLName", ["user", "info", "xml", "name"]),
+])
+def test_class_names_split_into_words(names: str, words: list[str]) -> None:
+    assert class_words(names) == words
+
+
+@pytest.mark.parametrize(("cls", "hinted"), [
+    ("CommentAccountName", True),     # "Name" glued to "Account" in camelCase
+    ("postauthor", True),             # an author stem glued to a lower-case word
+    ("renamed-block", False),         # "name" inside another word is no author
+    ("filename", False),
+    ("username", True),
+])
+def test_author_class_words_match_as_whole_words(cls: str, hinted: bool) -> None:
+    el = lxml.html.fragment_fromstring(f'<span class="{cls}">x</span>')
+    assert author_hinted(el) is hinted
+
+
+def account_record(name: str, label: str, day: int, text: str) -> str:
+    return (f'<div class="CommentItem"><div class="CommentAccountName">'
+            f'<span>{name}</span></div><div class="CommentDate">{day} March 2024</div>'
+            f'<div class="CommentBody"><p>{text}</p></div>'
+            f'<div class="bar"><a href="#r{day}">{label}</a></div></div>')
+
+
+def test_action_labels_and_initials_are_not_authors() -> None:
+    """"Répondre en citant le message" opens with an action word; "D" is an avatar's
+    initial. Neither is a name, though both stand where names stand."""
+    records = [account_record("D", "Répondre en citant le message", d, t)
+               for d, t in enumerate(TEXTS[:3], 1)]
+    html = page(records)
+    result = winnow.extract(html, "https://site.example/a/1", now=NOW)
+    posts = result.posts if result.kind == "thread" else (
+        result.article.comments if result.article else [])
+    assert all(p.author not in ("D", "Répondre en citant le message") for p in posts)
+
+
+def test_a_camel_case_account_name_class_signs_the_records() -> None:
+    names = ["Dana Scully", "Fox Mulder", "Dana Scully"]
+    records = [account_record(n, "Reply", d, t)
+               for d, (n, t) in enumerate(zip(names, TEXTS, strict=False), 1)]
+    result = winnow.extract(page(records), "https://site.example/a/2", now=NOW)
+    assert result.kind == "thread"
+    assert [p.author for p in result.posts] == names
+
+
+def unsigned_record(day: int, text: str) -> str:
+    return (f'<div class="entry"><div class="when">{day} March 2024, 10:0{day}</div>'
+            f'<div class="words"><p>{text}</p></div></div>')
+
+
+def test_unsigned_records_of_free_text_are_posts_when_nothing_is_signed() -> None:
+    html = page([unsigned_record(d, t) for d, t in enumerate(TEXTS, 1)])
+    result = winnow.extract(html, "https://board.example/t/3", now=NOW)
+    assert result.kind == "thread"
+    assert [p.text for p in result.posts] == list(TEXTS)
+    assert all(p.author is None for p in result.posts)
+
+
+def test_unsigned_records_of_links_are_no_posts() -> None:
+    """Dated link teasers are not someone's writing: no thread."""
+    records = [f'<div class="entry"><div class="when">{d} March 2024</div>'
+               f'<div class="words"><a href="/story/{d}">{t}</a></div></div>'
+               for d, t in enumerate(TEXTS, 1)]
+    result = winnow.extract(page(records), "https://board.example/t/4", now=NOW)
+    assert result.kind != "thread"
