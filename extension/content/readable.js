@@ -98,10 +98,19 @@
   /** Classes that alternate between records of one kind (bg1/bg2, odd/even). */
   const ALTERNATING = /^(?:odd|even|alt|first|last|new|unread|read)$/i;
 
-  /** A record's tag and class, digits and alternating classes left out. */
-  const signature = (el) => `${el.localName}.${[...el.classList]
-    .map((name) => name.replace(/\d+/g, "")).filter((name) => name && !ALTERNATING.test(name))
-    .sort().join(".")}`;
+  const signatures = new WeakMap();
+
+  /** A record's tag and class, digits and alternating classes left out (computed once each). */
+  function signature(el) {
+    let sig = signatures.get(el);
+    if (sig === undefined) {
+      sig = `${el.localName}.${[...el.classList]
+        .map((name) => name.replace(/\d+/g, "")).filter((name) => name && !ALTERNATING.test(name))
+        .sort().join(".")}`;
+      signatures.set(el, sig);
+    }
+    return sig;
+  }
 
   /** The nearest ancestor of `el` that repeats (MIN_RECORDS siblings of its tag and class). */
   function recordOf(el) {

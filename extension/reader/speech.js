@@ -108,6 +108,7 @@ export class Narrator {
 
   /** Change voice or rate; a block being read starts again with them. */
   configure({ voiceName = this.voiceName, rate = this.rate }) {
+    if (voiceName === this.voiceName && rate === this.rate) return;
     this.voiceName = voiceName;
     this.rate = rate;
     if (this.state === "playing") this.speakFrom(this.index);

@@ -67,9 +67,10 @@ def test_message_types_are_listed_and_handled() -> None:
     assert handler_keys("background/background.js", "contentHandlers") == \
         message_list("CONTENT_TO_BACKGROUND")
     assert handler_keys("content/content.js", "handlers") == message_list("BACKGROUND_TO_CONTENT")
-    content = (EXTENSION / "content" / "content.js").read_text()
-    sent = set(re.findall(r'sendMessage\(\{ type: "([\w:]+)"', content))
-    assert sent and sent <= message_list("CONTENT_TO_BACKGROUND")
+    for script in ("content.js", "readable.js"):
+        content = (EXTENSION / "content" / script).read_text()
+        sent = set(re.findall(r'sendMessage\(\{ type: "([\w:]+)"', content))
+        assert sent and sent <= message_list("CONTENT_TO_BACKGROUND"), script
 
 
 def test_web_ext_lint_is_clean() -> None:
