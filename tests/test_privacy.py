@@ -22,6 +22,7 @@ from typing import Any
 import aiohttp
 import lxml.html
 import pytest
+from helpers import site_year_groups
 from server_helpers import EXTENSION_ORIGIN, Running, article_page, client, running_server
 from winnow import datadir
 from winnow.keyed import Keyer
@@ -70,7 +71,7 @@ def inflated_streams(data: bytes) -> list[bytes]:
         while start >= 0:
             inflater = zlib.decompressobj(wbits)
             try:
-                chunk = inflater.decompress(data[start:], 64 * 1024 * 1024)
+                chunk = inflater.decompress(memoryview(data)[start:], 64 * 1024 * 1024)
             except zlib.error:
                 chunk = b""
             if len(chunk) >= 32:
@@ -102,8 +103,8 @@ def sqlite_cells(path: Path) -> list[bytes]:
     return cells
 
 
-def data_dir_text(data_dir: Path) -> str:
-    """Everything readable in the data dir as one lowercase run of words."""
+def data_dir_text(data_dir: Path) -> set[str]:
+    """The eight-word runs of everything readable in the data dir (lowercase words)."""
     blobs: list[bytes] = []
     files = [p for p in data_dir.rglob("*") if p.is_file()]
     assert files, "the data dir is empty"
@@ -113,12 +114,17 @@ def data_dir_text(data_dir: Path) -> str:
         blobs.extend(inflated_streams(raw))
         if raw.startswith(b"SQLite format 3"):
             blobs.extend(sqlite_cells(path))
-    text = "\n".join(blob.decode("utf-8", "ignore") for blob in blobs)
-    return " " + " ".join(words(text)) + " "
+    return text_runs("\n".join(blob.decode("utf-8", "ignore") for blob in blobs))
 
 
-def runs_found(haystack: str, runs: set[str]) -> set[str]:
-    return {run for run in runs if f" {run} " in haystack}
+def text_runs(text: str) -> set[str]:
+    """The eight-word runs of a text, across lines and blocks (a haystack)."""
+    found = words(text)
+    return {" ".join(found[i:i + RUN_WORDS]) for i in range(len(found) - RUN_WORDS + 1)}
+
+
+def runs_found(haystack: set[str], runs: set[str]) -> set[str]:
+    return runs & haystack
 
 
 def all_runs(pages: list[str]) -> set[str]:
@@ -155,7 +161,7 @@ async def test_server_keeps_no_prose_of_pages_read_with_collection_off(tmp_path:
         for cluster in detail["clusters"]:
             shown += json.dumps(await dashboard_json(
                 server, f"/api/sites/{SITE}/template?cluster={cluster['id']}"))
-        assert not runs_found(" " + " ".join(words(shown)) + " ", all_runs(pages))
+        assert not runs_found(text_runs(shown), all_runs(pages))
     with Store.open(tmp_path) as store:
         assert store.load_model_info(SITE, MODEL_KIND).version == FORMAT_VERSION  # type: ignore[union-attr]
         assert store.model_summaries(MODEL_KIND)[SITE][0]["pages"] == 6
@@ -197,8 +203,32 @@ def test_cli_learning_saves_a_model_without_prose(tmp_path: Path) -> None:
     with Store.open(data) as store:
         saved = json.dumps(store.load_model(SITE, MODEL_KIND))
     assert '"pages_seen": 5' in saved.replace('"pages_seen":5', '"pages_seen": 5')
-    assert not runs_found(" " + " ".join(words(saved)) + " ",
-                          all_runs([article_page(n) for n in range(5)]))
+    assert not runs_found(text_runs(saved), all_runs([article_page(n) for n in range(5)]))
+
+
+def test_real_sites_leave_no_run_of_their_gold_text(tmp_path: Path) -> None:
+    """Twelve pages of each real site (the Big9 corpus: headline sidebars, link lists, bylines
+    of real templates), read with collection off: no run of their gold text on disk."""
+    groups = site_year_groups()
+    by_site: dict[str, list[Any]] = {}
+    for (site, _), cases in sorted(groups.items()):
+        by_site.setdefault(site, []).extend(cases[:3])
+    runs: set[str] = set()
+    with Store.open(tmp_path) as store:
+        learner = Learner(store)
+        for site, cases in by_site.items():
+            for case in cases:
+                page_url = f"https://{site}.example/{case.id}.html"
+                learner.learn_visit(learner.visit(site, case.html, page_url, page_url,
+                                                  collect=False))
+                for line in case.gold.splitlines():
+                    found = words(line)
+                    runs |= {" ".join(found[i:i + RUN_WORDS])
+                             for i in range(len(found) - RUN_WORDS + 1)}
+        assert learner.save() == len(by_site)
+    assert len(runs) > 5000
+    leaked = runs_found(data_dir_text(tmp_path), runs)
+    assert not leaked, f"{len(leaked)} runs of gold text on disk, e.g. {sorted(leaked)[:3]}"
 
 
 # --- file modes -----------------------------------------------------------------------------------

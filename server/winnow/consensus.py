@@ -11,8 +11,8 @@ class names with digits dropped (`post-1234` and `post-987` are one step) and it
 its siblings of the same step. `ContentVotes` counts, for every learned page, each prefix of
 its root's path; the consensus is the deepest prefix that at least `CONSENSUS_SHARE` of the
 voting pages' roots lie in, once `MIN_VOTES` pages voted. Paths are structure, never text.
-A page is corrected only when its own choice `strays` from the container: where it agrees,
-what it found beside the container (a standfirst in the header) stays.
+A page is corrected only when its own choice `strays` beside the container: where it agrees or
+takes in more around it, what it found there (a standfirst in the header) stays.
 Pure: no I/O.
 """
 
@@ -147,9 +147,11 @@ def outside(container: HtmlElement, body: HtmlElement) -> list[HtmlElement]:
 
 
 def strays(source: HtmlElement, container: HtmlElement) -> bool:
-    """True when an extraction's `source` is not inside the cluster's content container: it
-    lies beside it, or climbed above it."""
-    return source is not container and container not in source.iterancestors()
+    """True when an extraction's `source` lies beside the cluster's content container, neither
+    in it nor around it. A source around it is not corrected: measured on the sites set, what
+    such a page adds around the container is mostly its own (a deck in the header)."""
+    return (source is not container and container not in source.iterancestors()
+            and source not in container.iterancestors())
 
 
 def text_share(container: HtmlElement, body: HtmlElement) -> float:

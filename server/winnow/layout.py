@@ -76,11 +76,12 @@ MAX_SECTION_CHARS = 4000
 """Adaptation: a section's text is compared on its first 4,000 significant characters."""
 TEMPLATE_TEXT_PAGES = 3
 """Privacy: pages of the window, each with a main text of its own, on which a section must
-show the very same text before that text is kept as the section's template text (saved,
-shown on the dashboard). Anything less proven is a page's own text and stays in memory."""
+show the very same text before the dashboard shows that text as the section's template text
+(`template_texts`). It is never saved: on real sites a section proven so can still be a list
+of headlines of pages the user read."""
 PATTERN_VERSION = 2
-"""2: the window (the recent pages' section texts) is no longer saved, its title votes are
-counted in, and sections carry their proven template text; version 1 is read."""
+"""2: no text is saved: the window (the recent pages' section texts) stays in memory and its
+title votes are counted in; version 1 (with the window) is read."""
 READ_VERSIONS = frozenset({1, PATTERN_VERSION})
 _KIND = "winnow.layout-pattern"
 
@@ -243,8 +244,6 @@ class LayoutPattern:
         self.votes, self.none_votes = [0] * n, 0
         self.window: deque[_Sample] = deque()
         self.pages = 0
-        self.proven: list[str] = [""] * n
-        """Per section, the template text proven before the window (`template_texts`)."""
         self._title: int | None = None
 
     @classmethod
@@ -305,7 +304,6 @@ class LayoutPattern:
         self.diff, self.diff_max = [self.diff[i] for i in keep], [self.diff_max[i] for i in keep]
         self.weight_noanchor = [self.weight_noanchor[i] for i in keep]
         self.votes = [self.votes[i] for i in keep]
-        self.proven = [self.proven[i] for i in keep]
         for sample in self.window:
             sample.map(self.paths)
 
@@ -385,9 +383,10 @@ class LayoutPattern:
 
     def template_texts(self) -> list[str]:
         """Per section, its template text: the words `TEMPLATE_TEXT_PAGES` window pages with
-        different main texts all show there, else the text proven so before (saved), else
-        "". The main section never qualifies (its pages would need equal main texts)."""
-        texts = list(self.proven)
+        different main texts all show there, else "" (also for every section after the
+        pattern was read back, until the window holds that many pages). The main section
+        never qualifies (its pages would need equal main texts). In memory only."""
+        texts = [""] * len(self.paths)
         main = self.main_section()
         if main < 0 or len(self.window) < TEMPLATE_TEXT_PAGES:
             return texts
@@ -405,15 +404,15 @@ class LayoutPattern:
     def to_json(self) -> dict[str, Any]:
         """A JSON-compatible dict with a "version" field; `from_json` reads it back.
 
-        No page's own text is in it: the window's samples (what DiffScore compares a new
-        page with) stay in memory, their title votes are counted in `votes`, and of the
-        texts only `template_texts` are kept. A pattern read back therefore labels pages as
-        this one does; its next pages are compared with the pages learned after the read."""
+        No text is in it: the window's samples (what DiffScore compares a new page with)
+        stay in memory and their title votes are counted in `votes`. A pattern read back
+        therefore labels pages as this one does; its next pages are compared with the pages
+        learned after the read."""
         votes, none_votes = self._tally()
         return {"kind": _KIND, "version": PATTERN_VERSION, "pages": self.pages,
                 "none_votes": none_votes, "paths": self.paths, "diff": self.diff,
                 "diff_max": self.diff_max, "weight_noanchor": self.weight_noanchor,
-                "votes": votes, "template": self.template_texts()}
+                "votes": votes}
 
     @classmethod
     def from_json(cls, data: Any) -> LayoutPattern:
@@ -432,7 +431,6 @@ class LayoutPattern:
         pattern.pages, pattern.none_votes = data.get("pages"), data.get("none_votes")
         _check(type(pattern.pages) is int and type(pattern.none_votes) is int, "counts")
         if data["version"] == PATTERN_VERSION:
-            pattern.proven = _items(data, "template", str, n)
             return pattern
         window = _items(data, "window", dict)
         _check(len(window) <= min(pattern.pages, WINDOW_PAGES), "window larger than pages")

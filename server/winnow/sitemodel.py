@@ -23,9 +23,8 @@ Pure: no I/O, no clock.
 Privacy: what `to_json` writes holds no prose of any page. Texts are remembered as keyed
 digests (`winnow.keyed`, the model's `keyer`, made from the install's secret): chunk keys,
 the text digests in ne-pattern labels, the pages learned (by URL and content). Cluster
-representatives are saved as tags, the layout window and the anchor texts of links (titles
-of other pages, with their URLs) stay in memory, and the only text saved is a layout
-section's template text once `layout.TEMPLATE_TEXT_PAGES` different pages showed it.
+representatives are saved as tags, and the layout window and the anchor texts of links
+(titles of other pages, with their URLs) stay in memory.
 """
 
 from __future__ import annotations
