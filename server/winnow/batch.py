@@ -30,6 +30,7 @@ inputs and the output folder at the same paths (a shared filesystem).
 from __future__ import annotations
 
 import argparse
+import copy
 import os
 import resource
 import socket
@@ -118,7 +119,8 @@ def process_shard(shard: Shard, inputs: list[str], output: str, fmt: str, run: s
     it a shard starts from what the previous one saved (or anew, the site's first)."""
     cpu = time.process_time()
     layout = OutputLayout(Path(output))
-    model = after.model if after is not None and after.model is not None \
+    # a copy: on the worker that holds it, the result is the stored object itself
+    model = copy.deepcopy(after.model) if after is not None and after.model is not None \
         else _starting_model(layout, shard)
     bad: Counter[str] = Counter()
     seconds = dict.fromkeys(STEPS, 0.0)
