@@ -69,7 +69,11 @@ def test_outside_is_every_sibling_along_the_way_up() -> None:
     assert body.xpath("//article[2]/p")[0] in found  # whole subtrees
     assert not set(story.iter()) & set(found) and body not in found
     assert consensus.strays(body.xpath("//article")[1], story)
-    assert not consensus.strays(body, story)  # around it: what it adds is left alone
+    assert consensus.strays(body, story)  # around it, taking in more than it holds
+    story_text = "A long story sentence, told in full. " * 20
+    decked = _body("<html><body><div id='s'><p>A short deck.</p><div class='c'><p>"
+                   f"{story_text}</p></div></div></body></html>")
+    assert not consensus.strays(decked[0], decked[0][1])  # around it, adding a deck
     assert not consensus.strays(story.xpath("p")[0], story) and not consensus.strays(story, story)
     share = consensus.text_share(story, body)
     assert 0.1 < share < 0.5

@@ -11,8 +11,9 @@ class names with digits dropped (`post-1234` and `post-987` are one step) and it
 its siblings of the same step. `ContentVotes` counts, for every learned page, each prefix of
 its root's path; the consensus is the deepest prefix that at least `CONSENSUS_SHARE` of the
 voting pages' roots lie in, once `MIN_VOTES` pages voted. Paths are structure, never text.
-A page is corrected only when its own choice `strays` beside the container: where it agrees or
-takes in more around it, what it found there (a standfirst in the header) stays.
+A page is corrected only when its own choice `strays`: beside the container, or around it
+taking in more text than the container holds; where it agrees, or adds a little around it,
+what it found (a standfirst in the header) stays.
 Pure: no I/O.
 """
 
@@ -38,6 +39,11 @@ MIN_CONTAINER_SHARE = 0.1
 container (nearly) empty on this page means the page is of another kind than the cluster's
 usual pages (a gallery among stories), and it is left to single-page extraction. Low, since
 the pages to correct are those whose own content is outweighed by text around it."""
+
+MIN_AROUND_SHARE = 0.5
+"""Share of a page's extracted text the cluster's container must hold when the extraction
+climbed around it: below it the climb took in more than the article (a 'most read' item with
+its full text); above it what it added is the page's own (a standfirst in the header)."""
 
 MAX_PATHS = 256
 """Distinct prefixes a cluster keeps counts for; the least counted go first (a bounded model:
@@ -147,17 +153,21 @@ def outside(container: HtmlElement, body: HtmlElement) -> list[HtmlElement]:
 
 
 def strays(source: HtmlElement, container: HtmlElement) -> bool:
-    """True when an extraction's `source` lies beside the cluster's content container, neither
-    in it nor around it. A source around it is not corrected: measured on the sites set, what
-    such a page adds around the container is mostly its own (a deck in the header)."""
-    return (source is not container and container not in source.iterancestors()
-            and source not in container.iterancestors())
+    """True when an extraction's `source` lies beside the cluster's content container, or
+    around it with the container holding under `MIN_AROUND_SHARE` of its text (the climb
+    took in a teaser with full text, a rail). A source in the container, or around it adding
+    a little (a deck in the header), is left alone."""
+    if source is container or container in source.iterancestors():
+        return False
+    if source in container.iterancestors():
+        return text_share(container, source) < MIN_AROUND_SHARE
+    return True
 
 
-def text_share(container: HtmlElement, body: HtmlElement) -> float:
-    """Share of the body's text characters (whitespace aside) inside `container`."""
-    total = _chars(body)
-    return _chars(container) / total if total else 0.0
+def text_share(part: HtmlElement, whole: HtmlElement) -> float:
+    """Share of `whole`'s text characters (whitespace aside) inside `part`."""
+    total = _chars(whole)
+    return _chars(part) / total if total else 0.0
 
 
 def _chars(el: HtmlElement) -> int:
