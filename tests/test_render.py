@@ -62,9 +62,9 @@ def test_inline_markup_spanning_blocks_is_reopened() -> None:
 
 def test_allowed_attributes_only() -> None:
     out = render('<p class="x" id="y" style="color:red" lang="fr" dir="rtl" data-a="1">'
-                 '<time datetime="2024-01-02" class="t">hier</time></p>'
+                 '<time datetime="2024-01-02" class="t">bonjour</time></p>'
                  '<ol start="3" reversed type="a"><li>c</li></ol>')
-    assert out.html == ('<p lang="fr" dir="rtl"><time datetime="2024-01-02">hier</time></p>\n'
+    assert out.html == ('<p lang="fr" dir="rtl"><time datetime="2024-01-02">bonjour</time></p>\n'
                         '<ol start="3" reversed=""><li>c</li></ol>')
 
 
@@ -226,7 +226,48 @@ def test_figure_with_caption() -> None:
     assert out.html == ('<figure><img src="https://example.com/news/a.jpg" alt="Alt">'
                         "<figcaption>The <em>caption</em></figcaption></figure>")
     assert out.markdown == "![Alt](https://example.com/news/a.jpg)\n_The *caption*_"
-    assert out.text == "The caption"
+    assert out.text == ""
+
+
+def test_captions_and_credits_stay_in_html_and_leave_the_text() -> None:
+    out = render('<p>Prose one.</p><div class="wp-caption"><img src="a.jpg">'
+                 '<p class="wp-caption-text">A harbour at dawn</p></div>'
+                 '<p>Prose <span class="photoCredit">Photo: Ann Lee</span> two.</p>'
+                 '<div class="captionless-layout"><p>Kept: no caption token here.</p></div>')
+    assert out.text == "Prose one.\n\nProse two.\n\nKept: no caption token here."
+    assert "A harbour at dawn" in out.html and "Photo: Ann Lee" in out.html
+    assert "A harbour at dawn" in out.markdown and "span" not in out.html
+    assert out.word_count == count_words(out.text)
+
+
+def test_a_long_region_named_caption_is_not_a_caption() -> None:
+    prose = "A sentence of the story that goes on. " * 60
+    out = render(f'<div class="caption-layout"><p>{prose}</p></div>')
+    assert out.text.startswith("A sentence of the story")
+
+
+def test_controls_are_left_out_by_structure() -> None:
+    panel = "The panel holds the story's own text, long enough to be content. " * 3
+    out = render('<p>Story text.</p><div role="button">Hide caption</div>'
+                 '<span aria-expanded="false" aria-controls="more">Expand</span>'
+                 '<div onclick="toggle()">Show more</div><span tabindex="0">Next</span>'
+                 '<p onclick="track()">A paragraph with a handler stays.</p>'
+                 '<a href="/x" onclick="track()">A link stays</a>'
+                 f'<div aria-expanded="true">{panel}</div>')
+    assert out.text == ("Story text.\n\nA paragraph with a handler stays.\n\nA link stays"
+                        f"\n\n{panel.strip()}")
+
+
+def test_a_gallery_copy_of_a_figure_is_dropped() -> None:
+    out = render('<figure><img src="a.jpg?w=300"><figcaption>Boats at dawn</figcaption></figure>'
+                 '<p>Text between.</p>'
+                 '<figure><img src="a.jpg?w=800"><figcaption>Boats at dawn</figcaption></figure>'
+                 '<figure><img src="b.jpg"><figcaption>Boats at dusk</figcaption></figure>'
+                 '<p class="caption">Boats at dusk</p>')
+    assert out.images == ["https://example.com/news/a.jpg?w=300", "https://example.com/news/b.jpg"]
+    assert out.html.count("<figure>") == 2
+    assert out.html.count("Boats at dawn") == 1 and out.html.count("Boats at dusk") == 1
+    assert out.text == "Text between."
 
 
 # --- URLs and sanitizing -----------------------------------------------------------------------
@@ -275,6 +316,15 @@ def test_byline_line_dropped_when_shown_apart() -> None:
     kept = render_article(lxml.html.fragment_fromstring(html, create_parent="div"), BASE,
                           byline="John Roe")
     assert kept.text.startswith("By Jane Doe, Reuters")
+
+
+def test_leading_datelines_repeating_the_header_are_dropped() -> None:
+    prose = "The council voted on Tuesday to close the old bridge for repairs next spring."
+    out = render(f"<p>Updated 3:42 PM ET, Tue March 7, 2017</p><p>By Jane Doe | 12.03.2019</p>"
+                 f"<p>{prose}</p><p>Posted on March 8, 2017</p>")
+    assert out.text == f"{prose}\n\nPosted on March 8, 2017"
+    dated_prose = "On March 7, 2017 the council voted to close the old bridge for repairs."
+    assert render(f"<p>{dated_prose}</p>").text == dated_prose
 
 
 def test_markdown_escapes_text() -> None:

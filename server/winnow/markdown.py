@@ -16,12 +16,13 @@ from collections.abc import Callable
 import lxml.etree as etree
 import nh3
 
-from winnow.page import HEADING_TAGS
+from winnow.tidy import CAPTION_MARK, all_text
 
 INLINE = frozenset({
     "a", "em", "strong", "b", "i", "u", "s", "sub", "sup", "mark", "small", "q", "cite", "abbr",
-    "time", "kbd", "samp", "var", "code", "img", "br", "math"})
-"""Inline elements of the clean tree; every other element is a block."""
+    "time", "kbd", "samp", "var", "code", "img", "br", "math", "span"})
+"""Inline elements of the clean tree; every other element is a block. A `span` only wraps
+caption content (`winnow.tidy.CAPTION_MARK`): the sanitizer strips it, keeping its text."""
 
 MATHML_TAGS = frozenset({
     "math", "mi", "mo", "mn", "ms", "mtext", "mspace", "mrow", "mfrac", "msqrt", "mroot",
@@ -62,7 +63,7 @@ CJK_RE = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00
 _WORD_RE = re.compile(r"\w+")
 _PUNCT_TOKEN_RE = re.compile(r"\s[^\w\s]+(?=\s)")
 
-ALLOWED_TAGS = INLINE | frozenset({
+ALLOWED_TAGS = INLINE - {"span"} | frozenset({
     "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "dl", "dt", "dd", "blockquote",
     "pre", "figure", "figcaption", "table", "caption", "thead", "tbody", "tfoot", "tr", "th",
     "td", "hr"}) | MATHML_TAGS
@@ -75,11 +76,6 @@ ALLOWED_ATTRIBUTES = {
 URL_SCHEMES = {"http", "https", "mailto"}
 
 
-BYLINE_BLOCKS = 3
-"""How many leading blocks are looked at for a byline line."""
-
-BYLINE_EXTRA_WORDS = 8
-"""Words a byline line may carry besides the name ("By", the outlet, a date)."""
 
 def to_text(root: etree._Element) -> str:
     """Return the tree's plain text: blocks separated by blank lines."""
@@ -117,56 +113,6 @@ def sanitize_html(root: etree._Element, code_classes: set[str]) -> str:
     return nh3.clean(inner, tags=set(ALLOWED_TAGS), attributes=ALLOWED_ATTRIBUTES,
                      url_schemes=URL_SCHEMES, link_rel=None,
                      allowed_classes={"code": code_classes} if code_classes else None).strip()
-
-
-def _title_key(text: str) -> list[str]:
-    return _WORD_RE.findall(text.casefold())
-
-
-def drop_title_heading(root: etree._Element, title: str) -> None:
-    """Remove the first heading, or a first paragraph set as one (`<div class="headline">`),
-    when it repeats the title the reader shows separately."""
-    key = _title_key(title)
-    if not key:
-        return
-    heading = next(root.iter(*HEADING_TAGS), None)
-    first = next(iter(root), None)
-    for block in (heading, first if first is not None and first.tag == "p" else None):
-        if block is not None and _title_key(_all_text(block)) == key:
-            _remove_keeping_tail(block)
-            return
-
-
-def drop_byline_block(root: etree._Element, byline: str) -> None:
-    """Remove a short block among the first ones that only gives the byline ("By Jane Doe,
-    Reuters"), which the reader shows separately, as it does the title."""
-    key = _title_key(byline)
-    if not key:
-        return
-    for block in list(root)[:BYLINE_BLOCKS]:
-        words = _title_key(_all_text(block))
-        if len(words) > len(key) + BYLINE_EXTRA_WORDS:
-            continue
-        if words[:len(key)] == key or words[1:len(key) + 1] == key:
-            _remove_keeping_tail(block)
-            return
-
-
-def _remove_keeping_tail(el: etree._Element) -> None:
-    parent, previous, tail = el.getparent(), el.getprevious(), el.tail
-    if parent is None:
-        return
-    parent.remove(el)
-    if tail and tail.strip():
-        if previous is not None:
-            previous.tail = (previous.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
-
-
-def _all_text(el: etree._Element) -> str:
-    """Return all the text inside an element (its tail excluded)."""
-    return etree.tostring(el, method="text", encoding="unicode", with_tail=False)
 
 
 def formula_text(math: etree._Element) -> str:
@@ -214,7 +160,10 @@ def _flush(run: list[str], out: list[str], join: Callable[[list[str]], str]) -> 
 
 
 def _text_inline(el: etree._Element, run: list[str]) -> None:
-    """Append an inline element's text; <br> becomes a newline and <q> gets quote marks."""
+    """Append an inline element's text; <br> becomes a newline and <q> gets quote marks;
+    caption content is left out (plain text gives the prose)."""
+    if el.tag == "span" and el.get(CAPTION_MARK) is not None:
+        return
     if el.tag == "br":
         run.append("\n")
         return
@@ -244,7 +193,7 @@ def _text_block(el: etree._Element, out: list[str]) -> None:
             _append_nonempty(out, _text_of(caption, " "))
         _append_nonempty(out, "\n".join(row for row in rows if row.strip()))
     elif tag == "pre":
-        _append_nonempty(out, _all_text(el))
+        _append_nonempty(out, all_text(el))
     elif tag != "hr":
         _text_blocks(el, out)
 
@@ -319,7 +268,7 @@ def _md_inline(el: etree._Element) -> str:
     if tag == "img":
         return _md_image(el)
     if tag in CODE_SPANS:
-        return _code_span(_all_text(el))
+        return _code_span(all_text(el))
     if tag == "math":
         return escape(formula_text(el))
     parts = [escape(el.text)] if el.text else []
@@ -426,7 +375,7 @@ def _md_quote(el: etree._Element, out: list[str]) -> None:
 
 def _md_pre(el: etree._Element, out: list[str]) -> None:
     """Append a fenced code block, the fence longer than any backtick run inside."""
-    code = _all_text(el)
+    code = all_text(el)
     if not code.strip():
         return
     classes = " ".join(node.get("class") or "" for node in el.iter("code"))

@@ -21,8 +21,6 @@ from winnow.markdown import (
     MATHML_ATTRIBUTES,
     MATHML_TAGS,
     count_words,
-    drop_byline_block,
-    drop_title_heading,
     sanitize_html,
     to_markdown,
     to_text,
@@ -39,6 +37,15 @@ from winnow.renderinput import (
     is_placeholder,
     picture_src,
     safe_url,
+)
+from winnow.tidy import (
+    CAPTION_MARK,
+    drop_byline_block,
+    drop_duplicate_figures,
+    drop_leading_datelines,
+    drop_title_heading,
+    is_caption_region,
+    is_control,
 )
 
 __all__ = ["MAX_BLOCK_DEPTH", "Rendered", "best_srcset_url", "image_src", "is_layout_table",
@@ -121,6 +128,8 @@ def render_article(content: HtmlElement, base_url: str | None,
         drop_title_heading(root, title)
     if byline:
         drop_byline_block(root, byline)
+    drop_leading_datelines(root)
+    drop_duplicate_figures(root)
     text = to_text(root)
     images = list(dict.fromkeys(img.get("src", "") for img in root.iter("img")))
     return Rendered(html=sanitize_html(root, renderer.code_classes), text=text,
@@ -420,6 +429,22 @@ class _Renderer(_Builder):
         self.consumed: set[HtmlElement] = set()
         self.table_kinds: dict[HtmlElement, bool] = {}
         self.resolve = UrlResolver(base_url).resolve
+        self.caption: HtmlElement | None = None
+        """The caption region being walked, if any (see `winnow.tidy`)."""
+
+    def _start_caption(self, el: HtmlElement) -> None:
+        """Open a caption region: its content goes into a marked inline wrapper, reopened in
+        every block it reaches, which `to_text` leaves out."""
+        self.boundary()
+        self.caption = el
+        self.chain.append(_Inline("span", {CAPTION_MARK: ""}))
+
+    def _end_caption(self) -> None:
+        self.caption = None
+        while self.chain:
+            if self.chain.pop().tag == "span":
+                break
+        self.boundary()
 
     def walk(self) -> None:
         """Visit every node once, in document order, keeping open elements on a list."""
@@ -440,6 +465,8 @@ class _Renderer(_Builder):
                     self.boundary()
                 elif isinstance(token, _Frame):
                     self.end_block(token)
+                if el is self.caption:
+                    self._end_caption()
                 if el.tail and stack and el is not content:
                     text(el.tail)
             elif not isinstance(child.tag, str):  # a comment or processing instruction
@@ -457,8 +484,10 @@ class _Renderer(_Builder):
     def _open(self, el: HtmlElement) -> object:
         """Handle an element's start; return the token its end needs, or _SKIP."""
         tag = el.tag
-        if tag in DROP_TAGS or is_hidden(el):
+        if tag in DROP_TAGS or is_hidden(el) or is_control(el):
             return _SKIP
+        if self.caption is None and is_caption_region(el):
+            self._start_caption(el)
         tag = RENAMES.get(tag, tag)
         if tag in INLINE_TAGS:
             attrs = self._inline_attrs(el, tag)
