@@ -189,6 +189,23 @@ def test_saved_pattern_holds_no_text_and_template_text_stays_in_memory() -> None
     assert not any(LayoutPattern.from_json(pattern.to_json()).template_texts())
 
 
+def test_read_back_pattern_waits_for_a_compared_pair_and_takes_its_window_back() -> None:
+    one = LayoutPattern.from_json(json.loads(json.dumps(learned(1).to_json())))
+    one.add(article(1))  # two pages, but none compared with another: no DiffScore yet
+    assert one.pages == 2 and not one.ready
+    assert all(label is Label.UNKNOWN for _, label, _ in lay.apply(one, article(7)).blocks)
+    one.add(article(2))
+    assert one.ready and one.pairs == 1
+    pattern = learned(5)
+    copy = LayoutPattern.from_json(json.loads(json.dumps(pattern.to_json())))
+    assert copy.restore(pattern.memory())
+    for n in (5, 6):
+        copy.add(article(n))
+        pattern.add(article(n))
+    assert copy.to_json() == pattern.to_json()  # as if it had never left memory
+    assert not learned(4).restore(pattern.memory())  # another pattern's window is refused
+
+
 def test_version_1_pattern_is_read_with_its_window_in_memory() -> None:
     pattern = learned(5)
     old = {**pattern.to_json(), "version": 1,

@@ -3,6 +3,7 @@ learn; the model cache is bounded; forgetting a site drops its model and pages."
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from server_helpers import article_page
@@ -66,3 +67,21 @@ def test_forget_drops_the_model_and_the_pages(tmp_path: Path) -> None:
         assert learner.forget(SITE) == 2
         assert SITE not in learner.models and store.load_model(SITE, MODEL_KIND) is None
         assert learner.model(SITE).pages_seen == 0
+
+
+def test_an_evicted_model_learns_on_as_if_it_had_stayed_in_memory(tmp_path: Path) -> None:
+    """The layout windows are never saved; the learner keeps them across an eviction."""
+    sites = ["a.example", "b.example"]
+    Store.open(tmp_path / "one").close()
+    (tmp_path / "two").mkdir()
+    shutil.copy(tmp_path / "one" / "secret", tmp_path / "two" / "secret")  # same digests
+    with Store.open(tmp_path / "one") as store, Store.open(tmp_path / "two") as other:
+        evicting, keeping = Learner(store, max_models=1), Learner(other, max_models=2)
+        for n in range(6):
+            for site in sites:  # each visit evicts the other site's model
+                for learner in (evicting, keeping):
+                    learner.learn_visit(learner.visit(site, article_page(n), url(n), url(n),
+                                                      collect=False))
+        assert list(evicting.memories) == ["a.example"]
+        for site in sites:
+            assert evicting.model(site).to_json() == keeping.model(site).to_json()

@@ -9,8 +9,13 @@ text varies across pages (Step 4), and a MainScore (Step 5). `apply` labels a ne
 as extract.py does (title, main, sub) and names what it leaves implicit: static (DiffScore under
 threshold: banners, navigation) and unknown (no section takes the block). The title is the
 section best matching the anchor texts of links to the page (Step 5, arrow 1), else the title
-the learned pages voted for, each by its anchors or by the fallback rule (arrow 2); the
-anchor texts and the two similarity measures are in `winnow.layouttitles`.
+the learned pages voted for, each by its anchors or by the fallback rule (arrow 2). Steps 1-2
+(blocks, page similarity, alignment) are in `winnow.layoutblocks`, the anchor texts and the
+title measures in `winnow.layouttitles`; this module re-exports them.
+
+Privacy: `to_json` keeps no text. The window of recent pages' section texts that DiffScore
+compares a new page with stays in memory (`memory` and `restore` carry it over a model's
+eviction from a cache); a pattern read back compares new pages with those learned since.
 
 Adapted, each said where it happens: HTML5 block tags, span and font inline; digits dropped from
 attribute values; exact LCS by rapidfuzz; word-level titlability; hidden elements are not text;
@@ -21,7 +26,7 @@ Pure: no I/O, no clock, no recursion.
 
 from __future__ import annotations
 
-import bisect
+import copy
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -30,8 +35,19 @@ from typing import Any
 
 from rapidfuzz.distance import Indel
 
-from winnow.chunks import Block, Chunk, Link, chunks_of, sigchars, walk
-from winnow.keyed import UNKEYED, Keyer
+from winnow.chunks import Block, Link, sigchars
+from winnow.layoutblocks import (
+    MIN_CHARS,
+    PATH_COMPONENTS,
+    Layout,
+    align,
+    common_pairs,
+    segment,
+    segment_with_chunks,
+    signature_similarity,
+    similarity,
+    uniq,
+)
 from winnow.layouttitles import (
     AnchorTexts,
     Titlability,
@@ -42,17 +58,13 @@ from winnow.layouttitles import (
     outgoing_anchors,
     words_of,
 )
-from winnow.page import HEADING_TAGS, Page
+from winnow.page import HEADING_TAGS
 
 __all__ = ["AnchorTexts", "Block", "Label", "Layout", "LayoutMatch", "LayoutPattern", "Link",
            "align", "anchors_for", "apply", "collect_anchor_texts", "common_pairs", "dice",
            "normalize_url", "outgoing_anchors", "segment", "sigchars", "signature_similarity",
-           "similarity", "uniq"]
+           "similarity", "uniq", "MIN_CHARS", "PATH_COMPONENTS", "segment_with_chunks"]
 
-PATH_COMPONENTS = 3
-"""Chunker.PATH_COMPS: a layout signature is the last three block-level elements of the path."""
-MIN_CHARS = 5
-"""Chunker.MIN_CHARS: blocks with fewer significant (\\w) characters are not layout blocks."""
 
 CLUSTER_THRESHOLD = 0.97
 """analyze.py -t: Sim(A, B) (Step 2) at which two pages share a layout."""
@@ -84,111 +96,6 @@ PATTERN_VERSION = 2
 title votes are counted in; version 1 (with the window) is read."""
 READ_VERSIONS = frozenset({1, PATTERN_VERSION})
 _KIND = "winnow.layout-pattern"
-
-
-@dataclass(frozen=True)
-class Layout:
-    """A page as layout blocks, with every link of the page and the page's URL."""
-
-    blocks: tuple[Block, ...]
-    links: tuple[Link, ...] = ()
-    url: str | None = None
-
-    @property
-    def paths(self) -> list[str]:
-        return [b.path for b in self.blocks]
-
-    @property
-    def weight(self) -> int:
-        return sum(len(b.sig) for b in self.blocks)
-
-    @property
-    def signature(self) -> list[str]:
-        """The block signatures with repeats collapsed (analyze.py uniq_path)."""
-        return uniq(self.paths)
-
-
-def segment(page: Page) -> Layout:
-    """Step 1: the page's layout blocks in document order (the shared chunker of `chunks.py`
-    with Webstemmer's path length and minimum size), its links and its URL."""
-    blocks, links = walk(page, PATH_COMPONENTS, MIN_CHARS)
-    return Layout(tuple(blocks), tuple(links), page.url)
-
-
-def segment_with_chunks(page: Page, keyer: Keyer = UNKEYED) -> tuple[Layout, list[Chunk]]:
-    """`segment` and `chunks.page_chunks` (keyed by `keyer`) from one walk of the page (the
-    site model needs both for every page, and the walk is the costly part)."""
-    blocks, links = walk(page, PATH_COMPONENTS, 0)
-    kept = tuple(b for b in blocks if len(b.sig) >= MIN_CHARS)
-    return Layout(kept, tuple(links), page.url), chunks_of(blocks, keyer)
-
-
-# --- sequences and texts -------------------------------------------------------------------------
-
-def uniq(paths: Sequence[str]) -> list[str]:
-    """analyze.py uniq_path: the paths with consecutive repeats collapsed."""
-    return [p for i, p in enumerate(paths) if i == 0 or paths[i - 1] != p]
-
-
-def common_pairs(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int]]:
-    """Index pairs of a longest common subsequence (analyze.py find_lcs; exact, by rapidfuzz's
-    Indel alignment, where Webstemmer took difflib's matching blocks)."""
-    pairs: list[tuple[int, int]] = []
-    for op in Indel.opcodes(a, b):
-        if op.tag == "equal":
-            pairs.extend(zip(range(op.src_start, op.src_end),
-                             range(op.dest_start, op.dest_end), strict=True))
-    return pairs
-
-
-def align(pattern: Sequence[str], paths: Sequence[str]) -> list[int]:
-    """layoutils.cluster_seq: map each block to a pattern position of the same path, positions
-    never decreasing, as many blocks as possible (one position takes a whole run of paragraphs,
-    even across blocks it skips); -1 for blocks left out. Solved as a longest non-decreasing
-    subsequence of candidate positions, each block's listed high to low: O(n log n)."""
-    where: dict[str, list[int]] = {}
-    for i, p in enumerate(pattern):
-        where.setdefault(p, []).append(i)
-    tails: list[int] = []
-    tail_at: list[int] = []
-    cands: list[tuple[int, int, int]] = []  # (position, block, previous candidate)
-    for j, p in enumerate(paths):
-        for pos in reversed(where.get(p, ())):
-            k = bisect.bisect_right(tails, pos)
-            cands.append((pos, j, tail_at[k - 1] if k else -1))
-            if k == len(tails):
-                tails.append(pos)
-                tail_at.append(len(cands) - 1)
-            else:
-                tails[k], tail_at[k] = pos, len(cands) - 1
-    out = [-1] * len(paths)
-    c = tail_at[-1] if tail_at else -1
-    while c >= 0:
-        pos, j, c = cands[c]
-        out[j] = pos
-    return out
-
-
-def similarity(a: Layout, b: Layout) -> float:
-    """Step 2's Sim(A, B): weight of the blocks both pages align to their common signature
-    sequence over the weight of both pages (analyze.py find_clusters of two pages); 0 if empty."""
-    sig_a = a.signature
-    common = [sig_a[i] for i, _ in common_pairs(sig_a, b.signature)]
-    in_a, in_b = align(common, a.paths), align(common, b.paths)
-    shared = (set(in_a) & set(in_b)) - {-1}
-    matched = sum(len(blk.sig) for blk, s in zip(a.blocks, in_a, strict=True) if s in shared)
-    matched += sum(len(blk.sig) for blk, s in zip(b.blocks, in_b, strict=True) if s in shared)
-    total = a.weight + b.weight
-    return matched / total if total else 0.0
-
-
-def signature_similarity(a: Layout | Sequence[str], b: Layout | Sequence[str]) -> float:
-    """Indel similarity of two signature sequences (`Layout.signature`, storable as is): the
-    cheap prefilter before `similarity` or tree edit distance. Unweighted, so the length of the
-    article does not count; 1.0 for identical sequences."""
-    sa = a.signature if isinstance(a, Layout) else a
-    sb = b.signature if isinstance(b, Layout) else b
-    return float(Indel.normalized_similarity(sa, sb))
 
 
 # --- learning ------------------------------------------------------------------------------------
@@ -224,13 +131,26 @@ def _sample(layout: Layout, anchor_texts: AnchorTexts | None) -> _Sample:
     return _Sample(blocks, anchors_for(layout, anchor_texts))
 
 
+@dataclass
+class WindowMemory:
+    """A pattern's in-memory part (`LayoutPattern.memory`): its window, its votes without the
+    window's, and the pages and sections it belongs to."""
+
+    window: deque[_Sample]
+    votes: list[int]
+    none_votes: int
+    pages: int
+    paths: list[str]
+
+
 class LayoutPattern:
     """The layout pattern of one cluster, learned one page at a time (Steps 3-5).
 
     `paths` is the signature sequence common to every learned page. Per section, `diff` and
     `diff_max` sum Step 4's numerator and denominator over compared page pairs, and
     `weight_noanchor` sums the non-anchor weight over pages. A page is compared with the pages of
-    the window; `votes` keeps the title votes of the pages that have left it.
+    the window; `pairs` counts the page pairs compared; `votes` keeps the title votes of the
+    pages that have left it.
     """
 
     def __init__(self) -> None:
@@ -243,7 +163,7 @@ class LayoutPattern:
         self.weight_noanchor = [0] * n
         self.votes, self.none_votes = [0] * n, 0
         self.window: deque[_Sample] = deque()
-        self.pages = 0
+        self.pages = self.pairs = 0
         self._title: int | None = None
 
     @classmethod
@@ -297,6 +217,7 @@ class LayoutPattern:
                     self.diff[i] += Indel.distance(text, other.texts[i])
                     self.diff_max[i] += len(text) + len(other.texts[i])
         self.pages += 1
+        self.pairs += len(prior)
 
     def _shrink(self, keep: list[int]) -> None:
         """Drop the sections a new page lacks, past the window: the rest keep their sums."""
@@ -316,7 +237,26 @@ class LayoutPattern:
 
     @property
     def ready(self) -> bool:
-        return self.pages >= MIN_PATTERN_PAGES and bool(self.paths)
+        """Learned from MIN_PATTERN_PAGES pages, of which two at least were compared: a
+        pattern read back (without its window) that has learned one page since has no
+        DiffScore yet, and would call every section static."""
+        return self.pages >= MIN_PATTERN_PAGES and self.pairs > 0 and bool(self.paths)
+
+    def memory(self) -> WindowMemory:
+        """What `to_json` leaves out (the window, and the votes not counted in with it), for
+        `restore` to give back to this pattern read back (a site model evicted from memory
+        and loaded again)."""
+        return WindowMemory(deque(copy.copy(sample) for sample in self.window),
+                            list(self.votes), self.none_votes, self.pages, list(self.paths))
+
+    def restore(self, memory: WindowMemory) -> bool:
+        """Take back the window of `memory()` when this pattern has learned nothing since
+        (same pages and sections); return whether it did."""
+        if memory.pages != self.pages or memory.paths != self.paths:
+            return False
+        self.window, self.votes, self.none_votes = memory.window, memory.votes, memory.none_votes
+        self._title = None
+        return True
 
     def diffscore(self, i: int) -> float:
         """Step 4's DiffScore of section i: 0 when its texts are all equal, 1 when disjoint."""
@@ -410,6 +350,7 @@ class LayoutPattern:
         learned after the read."""
         votes, none_votes = self._tally()
         return {"kind": _KIND, "version": PATTERN_VERSION, "pages": self.pages,
+                "pairs": self.pairs,
                 "none_votes": none_votes, "paths": self.paths, "diff": self.diff,
                 "diff_max": self.diff_max, "weight_noanchor": self.weight_noanchor,
                 "votes": votes}
@@ -430,6 +371,8 @@ class LayoutPattern:
         pattern.votes = _items(data, "votes", int, n)
         pattern.pages, pattern.none_votes = data.get("pages"), data.get("none_votes")
         _check(type(pattern.pages) is int and type(pattern.none_votes) is int, "counts")
+        pattern.pairs = data.get("pairs", max(pattern.pages - 1, 0))  # each page met one
+        _check(type(pattern.pairs) is int and pattern.pairs >= 0, "pairs")
         if data["version"] == PATTERN_VERSION:
             return pattern
         window = _items(data, "window", dict)

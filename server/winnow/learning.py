@@ -30,7 +30,7 @@ from winnow.extractor import CONTENT_ROOT, extract, extract_page
 from winnow.keyed import Keyer
 from winnow.page import parse_page
 from winnow.result import Extraction
-from winnow.sitemodel import FORMAT_VERSION, Observation, SiteModel
+from winnow.sitemodel import FORMAT_VERSION, Observation, SiteMemory, SiteModel
 from winnow.store import Store
 
 MODEL_KIND = "site_model"
@@ -38,6 +38,11 @@ MODEL_KIND = "site_model"
 MAX_CACHED_MODELS = 64
 """Site models kept in memory; a site model is a few hundred KB to a few MB (bounded cluster
 representatives, layout windows and chunk tables), so this bounds a learner's memory."""
+MAX_CACHED_MEMORIES = 32
+"""Evicted site models whose in-memory part (`SiteModel.memory`: layout windows, anchor
+texts; page text that is never saved) is kept to give back when they are loaded again, so
+eviction does not cost learning. A window is some 8 pages' text per cluster: tens to a few
+hundred KB a site."""
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +83,8 @@ class Learner:
         self.store = store
         self.keyer = Keyer(store.secret)
         self.models: OrderedDict[str, SiteModel] = OrderedDict()
+        self.memories: OrderedDict[str, SiteMemory] = OrderedDict()
+        """The in-memory part of evicted models, by site (`MAX_CACHED_MEMORIES`)."""
         self.dirty: set[str] = set()
         self.max_models = max_models
         upgrade_models(store, self.keyer)
@@ -88,6 +95,9 @@ class Learner:
             self.models.move_to_end(site)
             return self.models[site]
         model = self.models[site] = self._load(site)
+        memory = self.memories.pop(site, None)
+        if memory is not None:
+            model.restore(memory)
         self._evict()
         return model
 
@@ -105,7 +115,9 @@ class Learner:
         while len(self.models) > self.max_models:
             site = next(iter(self.models))
             self.save(site)
-            del self.models[site]
+            self.memories[site] = self.models.pop(site).memory()
+            while len(self.memories) > MAX_CACHED_MEMORIES:
+                self.memories.popitem(last=False)
 
     def extract(self, site: str, html: bytes | str, url: str | None) -> Extraction:
         """Extract with what the site has learned so far."""
@@ -154,6 +166,7 @@ class Learner:
         """Drop the site's model from memory and everything of the site from the store;
         return the number of pages deleted."""
         self.models.pop(site, None)
+        self.memories.pop(site, None)
         self.dirty.discard(site)
         return self.store.forget_site(site)
 

@@ -45,6 +45,7 @@ from winnow.keyed import UNKEYED, Keyer
 from winnow.layout import (
     Layout,
     LayoutPattern,
+    WindowMemory,
     outgoing_anchors,
     segment_with_chunks,
     signature_similarity,
@@ -216,6 +217,15 @@ def content_container(seen: Observation, votes: ContentVotes) -> HtmlElement | N
 
 
 @dataclass
+class SiteMemory:
+    """What a site model keeps in memory only (`SiteModel.memory`): the anchor texts of links
+    and each cluster's layout window."""
+
+    anchors: OrderedDict[str, list[str]]
+    windows: dict[int, WindowMemory]
+
+
+@dataclass
 class SiteModel:
     """The templates of one site."""
 
@@ -375,6 +385,21 @@ class SiteModel:
             self.anchors.move_to_end(url)
         while len(self.anchors) > MAX_ANCHOR_URLS:
             self.anchors.popitem(last=False)
+
+    def memory(self) -> SiteMemory:
+        """The page text the model holds in memory only, for `restore` after the model is
+        saved, dropped and read back (a learner's cache evicting it): learning then goes on
+        exactly as if the model had stayed in memory."""
+        return SiteMemory(self.anchors, {cid: m.layout.memory()
+                                         for cid, m in self.clusters.items()})
+
+    def restore(self, memory: SiteMemory) -> None:
+        """Take back `memory()` of this model as it was saved; a cluster that learned since
+        (another process saved the model meanwhile) keeps what it has."""
+        self.anchors = memory.anchors
+        for cid, window in memory.windows.items():
+            if cid in self.clusters:
+                self.clusters[cid].layout.restore(window)
 
     def to_json(self) -> dict[str, Any]:
         """The model as JSON data, without text (see the module docstring): anchor texts
