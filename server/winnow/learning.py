@@ -38,11 +38,12 @@ MODEL_KIND = "site_model"
 MAX_CACHED_MODELS = 64
 """Site models kept in memory; a site model is a few hundred KB to a few MB (bounded cluster
 representatives, layout windows and chunk tables), so this bounds a learner's memory."""
-MAX_CACHED_MEMORIES = 32
+MAX_CACHED_MEMORIES = 8
 """Evicted site models whose in-memory part (`SiteModel.memory`: layout windows, anchor
 texts; page text that is never saved) is kept to give back when they are loaded again, so
-eviction does not cost learning. A window is some 8 pages' text per cluster: tens to a few
-hundred KB a site."""
+eviction does not cost learning. A window is some 8 pages' text per cluster: 1.2-1.4 MB
+pickled for the 40 pages of bbc or cnn, so this adds at most some 15 MB to a worker. A site
+whose memory was dropped learns on as after a restart."""
 
 log = logging.getLogger(__name__)
 
