@@ -41,10 +41,24 @@ def run_check(page: Any, source: str) -> dict[str, Any]:
     """Run readable.js in the loaded page with a stand-in for the extension messaging API;
     return the message it sends ({kind, ms})."""
     verdict: dict[str, Any] = page.evaluate(
-        "(source) => { const sent = {};"
-        " globalThis.browser = {runtime: {sendMessage: async (m) => { sent.m = m; }}};"
-        " delete globalThis.__winnowReadable; (0, eval)(source); return sent.m; }", source)
+        "(source) => new Promise((resolve) => {"
+        " globalThis.browser = {runtime: {sendMessage: async (m) => resolve(m)}};"
+        " delete globalThis.__winnowReadable; (0, eval)(source); })", source)
     return verdict
+
+
+def serve_once(html: bytes) -> Any:
+    """A route handler that answers the first navigation with `html` and fails the rest."""
+    served = False
+
+    def route(request_route: Any) -> None:
+        nonlocal served
+        if not served and request_route.request.is_navigation_request():
+            served = True
+            request_route.fulfill(status=200, body=html, headers={"Content-Type": "text/html"})
+        else:
+            request_route.abort()
+    return route
 
 
 def measure(cases: list[Any]) -> list[tuple[Any, dict[str, Any]]]:
@@ -59,18 +73,7 @@ def measure(cases: list[Any]) -> list[tuple[Any, dict[str, Any]]]:
             for case in cases:
                 url = case.url or f"https://{case.domain or 'example.com'}/"
                 page = context.new_page()
-                served = {"done": False}
-
-                def route(request_route: Any, html: bytes = case.html, target: str = url,
-                          state: dict[str, bool] = served) -> None:
-                    if not state["done"] and request_route.request.is_navigation_request():
-                        state["done"] = True
-                        request_route.fulfill(status=200, body=html,
-                                              headers={"Content-Type": "text/html"})
-                    else:
-                        request_route.abort()
-
-                page.route("**/*", route)
+                page.route("**/*", serve_once(case.html))
                 try:
                     page.goto(url, wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
                     verdict = run_check(page, source)

@@ -178,7 +178,16 @@
     return article ? "article" : null;
   }
 
-  const started = performance.now();
-  const kind = readableKind();
-  api.runtime.sendMessage({ type: "content:readable", kind, ms: performance.now() - started }).catch(() => {});
+  /** The check waits for an idle moment, at most this long (ms), so it never competes with the
+   * page's own start or with reading the page for the reader view. */
+  const IDLE_TIMEOUT_MS = 2000;
+
+  function check() {
+    const started = performance.now();
+    const kind = readableKind();
+    api.runtime.sendMessage({ type: "content:readable", kind, ms: performance.now() - started }).catch(() => {});
+  }
+
+  if (typeof requestIdleCallback === "function") requestIdleCallback(check, { timeout: IDLE_TIMEOUT_MS });
+  else setTimeout(check, 0);
 })();

@@ -25,6 +25,7 @@ import subprocess
 import threading
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -148,11 +149,23 @@ def geckodriver() -> Path | None:
     return path
 
 
+@dataclass
+class FirefoxSession:
+    """The Selenium driver of a Firefox with the extension, its extension address and the
+    folder its downloads land in."""
+
+    driver: Any
+    address: str
+    downloads: Path
+
+    def ext_url(self, path: str) -> str:
+        return f"moz-extension://{self.address}/{path}"
+
+
 @pytest.fixture(scope="module")
 def firefox(winnow_server: WinnowServer, pages: PageServer,
-            tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """Headless Firefox ESR with a copy of the extension pointed at the test server; yields
-    the Selenium driver with `ext_url` and `downloads` attributes."""
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[FirefoxSession]:
+    """Headless Firefox ESR with a copy of the extension pointed at the test server."""
     driver_path = geckodriver()
     if FIREFOX is None or driver_path is None or importlib.util.find_spec("selenium") is None:
         if os.environ.get("CI"):
@@ -180,9 +193,7 @@ def firefox(winnow_server: WinnowServer, pages: PageServer,
     try:
         driver.set_window_size(1100, 900)
         driver.install_addon(str(ext), temporary=True)
-        driver.ext_url = lambda path: f"moz-extension://{address}/{path}"
-        driver.downloads = downloads
-        yield driver
+        yield FirefoxSession(driver, address, downloads)
     finally:
         driver.quit()
 
@@ -216,10 +227,10 @@ def reader_state(driver: Any) -> str:
     return str(driver.execute_script("return document.documentElement.dataset.state"))
 
 
-def test_firefox_reader_flow(firefox: Any, pages: PageServer, winnow_server: WinnowServer) -> None:
-    driver = firefox
+def test_firefox_reader_flow(firefox: FirefoxSession, pages: PageServer) -> None:
+    driver = firefox.driver
     control = driver.current_window_handle
-    driver.get(driver.ext_url("options/options.html"))
+    driver.get(firefox.ext_url("options/options.html"))
     wait_for(lambda: run_async(driver, "return (await browser.storage.session.get('status'))"
                                ".status?.state === 'online';"), what="the extension online")
     commands = run_async(driver, "return await browser.commands.getAll();")
@@ -260,7 +271,7 @@ def test_firefox_reader_flow(firefox: Any, pages: PageServer, winnow_server: Win
     # Save as HTML lands in the download folder with the article in it.
     driver.find_element("css selector", "button[popovertarget='export-panel']").click()
     driver.find_element("css selector", "#export-panel [data-format='html']").click()
-    saved = driver.downloads / "the-quiet-engineering-of-tide-tables.html"
+    saved = firefox.downloads / "the-quiet-engineering-of-tide-tables.html"
     wait_for(lambda: saved.exists() and "</html>" in saved.read_text("utf-8"),
              what="the saved HTML")
     text = saved.read_text("utf-8")
