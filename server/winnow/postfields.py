@@ -61,9 +61,20 @@ MIN_GLUED_CHARS = 3
 in "postcount", not "ac" in "account"."""
 
 MEMBER_SINCE_RE = re.compile(
-    r"join|regist|member since|since|seit|dabei|inscri|desde|iscritt|lid sinds|с нами|"
-    r"зарегистр|加入|注册|登録", re.I)
-"""Labels of a user block's membership date, a date that aligns across records too."""
+    r"join|regist|member since|since|seit|dabei|beigetreten|inscri|depuis|desde|iscritt|"
+    r"lid sinds|lid geworden|с нами|зарегистр|加入|注册|註冊|登録|入会|"
+    r"last (?:seen|active|activity|visit|online|login)|"
+    r"zuletzt (?:online|aktiv|gesehen)|letzte aktivität|letzter besuch|"
+    r"dernière (?:visite|activité|connexion)|vu pour la dernière|"
+    r"última (?:visita|conexión|actividad)|visto por última|"
+    r"último acesso|última atividade|visto pela última|"
+    r"ultim[oa] (?:accesso|visita|attività)|visto l.ultima|"
+    r"laatst (?:gezien|actief|online)|laatste bezoek|"
+    r"был[аи]? в сети|последн(?:ий|яя) (?:визит|активность)|заходил|"
+    r"最后(?:登录|访问|活动)|上次(?:登录|访问)|最後(?:登入|上線)|最終(?:ログイン|アクセス)", re.I)
+"""Labels of a user block's dates that are not the post's: when the member joined, when
+they were last seen, in the languages `dates` reads. Such a date aligns across records too,
+and never becomes the post date."""
 
 MAX_DATE_LINE_CHARS = 80
 """A pivot's parent this short may complete its date with a time ("<b>12:15pm</b> On
@@ -261,17 +272,31 @@ def pick_pivot(dom: DomTree, pivots: Sequence[int]) -> int:
     def rank(v: int) -> tuple[int, int, int, int]:
         text = dom.elements[v].text_content()
         match = parse_date(text)
-        return (int(not MEMBER_SINCE_RE.search(text)),
+        return (int(not member_date(dom, v)),
                 int(_attr_date(dom.elements[v]) is not None),
                 int(match is not None and match.has_time),
                 int(match is not None and (match.iso or "").count("-") == 2))
     return max(pivots, key=rank) if len(pivots) > 1 else pivots[0]
 
 
+def member_date(dom: DomTree | RecordView, pivot: int) -> bool:
+    """True when the date is a member's (joined, last seen): its text or its short line
+    says so (`<dt>Joined</dt><dd>date</dd>` too: the label before it in its parent)."""
+    line = _date_line(dom, pivot)
+    texts = [dom.elements[pivot].text_content(), dom.elements[line].text_content()]
+    previous = dom.elements[pivot].getprevious()
+    if previous is not None and len(previous.text_content()) <= MAX_DATE_LINE_CHARS:
+        texts.append(previous.text_content())
+    return any(MEMBER_SINCE_RE.search(text) for text in texts)
+
+
 def read_date(dom: DomTree, pivot: int, now: datetime | None, lang: str | None
               ) -> tuple[str | None, str | None]:
     """The date text the page shows and its ISO 8601 form (relative dates count back from
-    `now`; `lang` says how to read day and month numbers)."""
+    `now`; `lang` says how to read day and month numbers); none for a member's date (joined,
+    last seen), which is never the post's."""
+    if member_date(dom, pivot):
+        return None, None
     el = dom.elements[pivot]
     text = normalize_space(el.text_content())
     match: DateMatch | None = parse_date(text, now, lang)

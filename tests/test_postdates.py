@@ -1,0 +1,50 @@
+"""Members' dates (joined, last seen) are never a post's date, in every language."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import lxml.html
+import pytest
+import winnow
+from winnow.mibat import dom_tree
+from winnow.postfields import member_date, pick_pivot
+
+NOW = datetime(2025, 11, 10, 12, 0, tzinfo=UTC)
+
+TEXTS = ("Why did the image grow so much between the two releases this year?",
+         "The boot loader changed, so the kernel is stored twice on the image now.",
+         "Thanks, that explains it. I had not noticed the boot loader change at all.")
+
+
+def record(i: int, label: str) -> str:
+    """A user column with a member's date first, the post's date after it."""
+    return (f'<div class="post"><div class="side"><a class="username" href="/u/{i}">m{i}</a>'
+            f'<dl><dt>{label}</dt><dd>March {i}, 2010, 09:0{i}</dd></dl></div>'
+            f'<div class="main"><div class="when">November {i}, 2025, 10:0{i}</div>'
+            f'<div class="msg"><p>{TEXTS[i - 1]}</p></div></div></div>')
+
+
+@pytest.mark.parametrize("label", ["Joined", "Member since", "Last seen", "Registriert",
+                                   "Zuletzt online", "Inscrit le", "Dernière visite",
+                                   "Miembro desde", "Última visita", "Ultimo accesso",
+                                   "Laatst gezien", "Зарегистрирован", "Был в сети", "注册时间",
+                                   "最終ログイン"])
+def test_a_members_date_is_not_the_post_date(label: str) -> None:
+    html = ("<html><body><h1>Image size</h1>" + "".join(record(i, label) for i in (1, 2, 3))
+            + "</body></html>")
+    result = winnow.extract(html, "https://bbs.example/t/1", now=NOW)
+    assert result.kind == "thread"
+    assert [p.published[:10] if p.published else None for p in result.posts] == \
+        ["2025-11-01", "2025-11-02", "2025-11-03"]
+
+
+def test_a_pivot_labelled_joined_loses_to_the_post_date() -> None:
+    root = lxml.html.fromstring(
+        "<div><p><span>Joined: Mar 2, 2010</span></p><p><span>Nov 3, 2025 10:00</span></p>"
+        "</div>")
+    dom = dom_tree(root)
+    pivots = [v for v, c in enumerate(dom.cand) if c]
+    assert len(pivots) == 2
+    assert member_date(dom, pivots[0]) and not member_date(dom, pivots[1])
+    assert pick_pivot(dom, pivots) == pivots[1]
