@@ -93,6 +93,12 @@ class ShardDone:
                       and k != "model"})
 
 
+LOCAL_HOST = "127.0.0.1"
+"""Where the local cluster's scheduler, workers and dashboard listen: a Dask scheduler runs
+whatever code its clients send, so it is never reachable from the network."""
+DASHBOARD_PORT = 8787
+"""Dask's usual dashboard port (another free one is taken when it is in use)."""
+
 MAX_ERRORS_KEPT = 5
 """Messages of failed pages a shard keeps for the report."""
 
@@ -305,6 +311,7 @@ def _client(options: BatchOptions) -> Iterator[Any]:
         return
     workers = options.workers or os.cpu_count() or 1
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      host=LOCAL_HOST, dashboard_address=f"{LOCAL_HOST}:{DASHBOARD_PORT}",
                       silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
         yield client
 
