@@ -12,7 +12,9 @@ the conversion of old models, forgetting a site over HTTP and its protections.
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import sqlite3
 import stat
 import zlib
@@ -31,6 +33,8 @@ from winnow.page import parse_page
 from winnow.sitemodel import FORMAT_VERSION, SiteModel
 from winnow.store import Store
 
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 SITE = "planet.example"
 OTHER = "other.example"
 RUN_WORDS = 8
@@ -378,3 +382,50 @@ async def test_forget_site_over_the_websocket_deletes_the_saved_model(tmp_path: 
             assert store.load_model(SITE, MODEL_KIND) is None and store.sites() == []
         again = await c.request("page", url=url(5), html=article_page(5), collect=False)
         assert again["model"]["pages"] == 0
+
+
+@pytest.mark.asyncio
+@pytest.mark.skipif(not shutil.which(CHROMIUM) and not os.environ.get("CI"),
+                    reason="Debian's chromium is not installed (make chromium)")
+async def test_forget_this_site_button_on_the_dashboard_in_chromium(tmp_path: Path) -> None:
+    from playwright.async_api import async_playwright, expect
+
+    async with running_server(tmp_path) as server:
+        async with client(server) as c:
+            for n in range(3):
+                await c.request("page", url=url(n), html=article_page(n), collect=n == 0)
+            await c.request("page", url=url(1, OTHER), html=article_page(60), collect=True)
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True)
+            try:
+                page = await browser.new_page(viewport={"width": 1280, "height": 900})
+                errors: list[str] = []
+                page.on("pageerror", lambda exc: errors.append(str(exc)))
+                asked: list[str] = []
+
+                async def accept(dialog: Any) -> None:
+                    asked.append(dialog.message)
+                    await dialog.accept()
+
+                page.on("dialog", accept)
+                await page.goto(f"{server.http}/")
+                await page.wait_for_selector("body[data-ready='true']")
+                await page.click(f"#sites tr[data-site='{SITE}']")
+                await expect(page.locator("#site-title")).to_have_text(SITE)
+                await page.click("#forget")
+                await expect(page.locator("#summary")).to_contain_text(
+                    f"forgot {SITE} (1 pages deleted)")
+                assert asked and SITE in asked[0]
+                assert await page.locator(f"#sites tr[data-site='{SITE}']").count() == 0
+                assert await page.locator(f"#sites tr[data-site='{OTHER}']").count() == 1
+                ARTIFACTS.mkdir(exist_ok=True)
+                await page.screenshot(path=str(ARTIFACTS / "dashboard_forgot_site.png"),
+                                      full_page=True)
+                assert errors == []
+            finally:
+                await browser.close()
+        async with aiohttp.ClientSession() as http, http.get(
+                f"{server.http}/api/sites/{SITE}", headers={"Origin": EXTENSION_ORIGIN}) as r:
+            assert r.status == 404
+    with Store.open(tmp_path) as store:
+        assert store.load_model(SITE, MODEL_KIND) is None and store.count_pages() == 1
