@@ -226,7 +226,16 @@ def test_figure_with_caption() -> None:
     assert out.html == ('<figure><img src="https://example.com/news/a.jpg" alt="Alt">'
                         "<figcaption>The <em>caption</em></figcaption></figure>")
     assert out.markdown == "![Alt](https://example.com/news/a.jpg)\n_The *caption*_"
-    assert out.text == ""
+    assert out.text == "The caption"  # the captions are all the text there is: they stay
+
+
+def test_captions_stay_in_the_text_of_a_slideshow_told_in_captions() -> None:
+    story = "The couple walked their newborn through the park on a sunny morning. " * 4
+    slide = f'<div class="caption">{story}</div>'
+    out = render(f"<p>1 / 18</p>{slide}")
+    assert out.text == f"1 / 18\n\n{story.strip()}"
+    out = render(f"<p>{story} {story}</p>{slide}")
+    assert out.text == f"{story.strip()} {story.strip()}"
 
 
 def test_captions_and_credits_stay_in_html_and_leave_the_text() -> None:
@@ -260,14 +269,14 @@ def test_controls_are_left_out_by_structure() -> None:
 
 def test_a_gallery_copy_of_a_figure_is_dropped() -> None:
     out = render('<figure><img src="a.jpg?w=300"><figcaption>Boats at dawn</figcaption></figure>'
-                 '<p>Text between.</p>'
+                 '<p>Text between, the longer part of the story.</p>'
                  '<figure><img src="a.jpg?w=800"><figcaption>Boats at dawn</figcaption></figure>'
                  '<figure><img src="b.jpg"><figcaption>Boats at dusk</figcaption></figure>'
                  '<p class="caption">Boats at dusk</p>')
     assert out.images == ["https://example.com/news/a.jpg?w=300", "https://example.com/news/b.jpg"]
     assert out.html.count("<figure>") == 2
     assert out.html.count("Boats at dawn") == 1 and out.html.count("Boats at dusk") == 1
-    assert out.text == "Text between."
+    assert out.text == "Text between, the longer part of the story."
 
 
 # --- URLs and sanitizing -----------------------------------------------------------------------
@@ -323,6 +332,7 @@ def test_leading_datelines_repeating_the_header_are_dropped() -> None:
     out = render(f"<p>Updated 3:42 PM ET, Tue March 7, 2017</p><p>By Jane Doe | 12.03.2019</p>"
                  f"<p>{prose}</p><p>Posted on March 8, 2017</p>")
     assert out.text == f"{prose}\n\nPosted on March 8, 2017"
+    assert render("<p>by Jane Doe on May 3, 2012</p>").text == "by Jane Doe on May 3, 2012"
     dated_prose = "On March 7, 2017 the council voted to close the old bridge for repairs."
     assert render(f"<p>{dated_prose}</p>").text == dated_prose
 

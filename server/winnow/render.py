@@ -40,6 +40,7 @@ from winnow.renderinput import (
 )
 from winnow.tidy import (
     CAPTION_MARK,
+    captions_are_the_text,
     drop_byline_block,
     drop_duplicate_figures,
     drop_leading_datelines,
@@ -131,6 +132,8 @@ def render_article(content: HtmlElement, base_url: str | None,
     drop_leading_datelines(root)
     drop_duplicate_figures(root)
     text = to_text(root)
+    if captions_are_the_text(root, text):
+        text = to_text(root)
     images = list(dict.fromkeys(img.get("src", "") for img in root.iter("img")))
     return Rendered(html=sanitize_html(root, renderer.code_classes), text=text,
                     markdown=to_markdown(root), word_count=count_words(text), images=images)

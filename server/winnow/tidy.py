@@ -48,6 +48,10 @@ CONTROL_MAX_CHARS = 60
 """A toggle, a clickable or a focusable element with more text than this holds content (an
 accordion's panel, a card that opens on click), so it is kept."""
 
+CAPTIONS_ARE_THE_TEXT = 0.5
+"""When captions hold more than this share of the body's text (a slideshow whose story is
+told in its captions), they stay in the plain text: without them it would say nothing."""
+
 BYLINE_BLOCKS = 3
 """How many leading blocks are looked at for a byline line."""
 
@@ -120,6 +124,19 @@ def _short_text(el: HtmlElement, limit: int) -> bool:
 
 
 # --- the clean tree ---------------------------------------------------------------------------
+
+def captions_are_the_text(root: etree._Element, prose: str) -> bool:
+    """True when the caption content of the clean tree outweighs `prose`, its text without
+    captions (see CAPTIONS_ARE_THE_TEXT); then the caption marks are removed, so the text
+    keeps the captions."""
+    marks = [span for span in root.iter("span") if span.get(CAPTION_MARK) is not None]
+    caption_chars = sum(len(" ".join(all_text(span).split())) for span in marks)
+    if caption_chars <= CAPTIONS_ARE_THE_TEXT * (caption_chars + len(prose)):
+        return False
+    for span in marks:
+        del span.attrib[CAPTION_MARK]
+    return True
+
 
 def drop_duplicate_figures(root: etree._Element) -> None:
     """Drop images shown earlier in the clean tree (same URL, the query aside), and caption
@@ -227,12 +244,16 @@ def is_dateline(text: str) -> bool:
 def drop_leading_datelines(root: etree._Element) -> None:
     """Remove the body's leading datelines ("Updated 3:42 PM ET, March 7, 2017", "By Jane
     Doe | 12.03.2019", "Published: 5 May 2020"): the reader shows the date in its header.
-    Blocks are looked at up to the first one of prose, within HEADER_BLOCKS."""
+    Blocks are looked at up to the first one of prose, within HEADER_BLOCKS; without prose
+    after them, they are the body and stay."""
+    datelines = []
     for block in list(root)[:HEADER_BLOCKS]:
         text = " ".join(all_text(block).split())
         if not text:
             continue
         if is_dateline(text):
-            _remove_keeping_tail(block)
+            datelines.append(block)
         elif len(text.split()) >= PROSE_WORDS:
+            for dateline in datelines:
+                _remove_keeping_tail(dateline)
             return
