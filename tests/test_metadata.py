@@ -22,6 +22,9 @@ TITLE_EXACT_MIN = 0.90
 """Share of corpus pages whose title must equal Readability's expected title exactly."""
 LANG_DIR_MIN = 0.95
 """Share of corpus pages whose `lang` and `dir` must equal the expected values."""
+DATE_DAY_MIN = 0.90
+"""Share of corpus pages with an expected publishedTime whose date falls on the same day
+(32 of 33 when written)."""
 
 
 def page_of(head: str = "", body: str = "", html_attrs: str = "", url: str | None = URL) -> Page:
@@ -425,11 +428,16 @@ def test_readability_corpus_rates() -> None:
     cases = sorted(base.glob("*/expected-metadata.json"))
     assert cases, f"no readability cases under {base}"
     hits = {"title": 0, "lang": 0, "dir": 0}
+    dated = dated_right = 0
     misses: list[str] = []
     for case in cases:
         expected = json.loads(case.read_text(encoding="utf-8"))
         page = parse_page((case.parent / "source.html").read_bytes(), URL)
         md = extract_metadata(page)
+        if expected.get("publishedTime"):
+            dated += 1
+            dated_right += (md.published or "")[:10] == \
+                (normalize_date(expected["publishedTime"]) or "")[:10]
         if _ws(md.title) == _ws(expected.get("title")):
             hits["title"] += 1
         else:
@@ -439,6 +447,7 @@ def test_readability_corpus_rates() -> None:
     rates = {field: count / len(cases) for field, count in hits.items()}
     assert rates["title"] >= TITLE_EXACT_MIN, f"{rates}\n" + "\n".join(misses)
     assert rates["lang"] >= LANG_DIR_MIN and rates["dir"] >= LANG_DIR_MIN, rates
+    assert dated and dated_right / dated >= DATE_DAY_MIN, (dated_right, dated)
 
 
 def test_title_with_unknown_site_suffix_finds_its_heading() -> None:
