@@ -277,6 +277,10 @@ def test_a_gallery_copy_of_a_figure_is_dropped() -> None:
     assert out.html.count("<figure>") == 2
     assert out.html.count("Boats at dawn") == 1 and out.html.count("Boats at dusk") == 1
     assert out.text == "Text between, the longer part of the story."
+    resized = render('<p><img src="/up/boat-300x200.jpg"></p><p>Story text.</p>'
+                     '<p><img src="/up/boat.jpg"></p><p><img src="/up/boat-2.jpg"></p>')
+    assert resized.images == ["https://example.com/up/boat-300x200.jpg",
+                              "https://example.com/up/boat-2.jpg"]
 
 
 # --- URLs and sanitizing -----------------------------------------------------------------------

@@ -10,7 +10,6 @@ clean tree stay shallow. `winnow.markdown` sanitizes and serializes the result.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -18,7 +17,6 @@ from urllib.parse import urlsplit
 import lxml.etree as etree
 
 from winnow.markdown import (
-    MATHML_ATTRIBUTES,
     MATHML_TAGS,
     count_words,
     sanitize_html,
@@ -27,15 +25,19 @@ from winnow.markdown import (
 )
 from winnow.page import HtmlElement, is_hidden
 from winnow.renderinput import (
-    MAX_SPAN,
     THEME_ASSET_RE,
     UrlResolver,
     best_srcset_url,
-    cell_span,
+    block_attrs,
+    code_language,
+    common_attrs,
+    has_image,
     image_src,
     is_layout_table,
     is_placeholder,
+    mathml_attrs,
     picture_src,
+    pre_text,
     safe_url,
 )
 from winnow.tidy import (
@@ -98,8 +100,6 @@ KEPT_ROOTS = frozenset(BLOCK_MODES) - REQUIRED_PARENT.keys() - {"table"}
 KEEP_EMPTY = frozenset({"td", "th", "hr"})
 """Blocks kept without text: table cells, so grids keep their shape, and rules."""
 
-_LANG_RE = re.compile(r"^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$")
-_CODE_LANG_RE = re.compile(r"(?:^|\s)(?:lang(?:uage)?-|highlight-(?:source-)?)([\w+#.-]{1,30})")
 
 _NONE, _SPACE, _BREAK = range(3)
 """What separates the next inline content from the previous: nothing, a space, a <br>."""
@@ -139,37 +139,6 @@ def render_article(content: HtmlElement, base_url: str | None,
                     markdown=to_markdown(root), word_count=count_words(text), images=images)
 
 
-def _common_attrs(el: HtmlElement) -> dict[str, str]:
-    """Return an element's valid lang and dir attributes."""
-    lang, direction = (el.get("lang") or "").strip(), (el.get("dir") or "").strip().lower()
-    attrs = {"lang": lang} if lang and _LANG_RE.match(lang) else {}
-    if direction in ("ltr", "rtl", "auto"):
-        attrs["dir"] = direction
-    return attrs
-
-
-def _block_attrs(el: HtmlElement, tag: str) -> dict[str, str]:
-    """Return the attributes kept on a block: spans on cells, numbering on ordered lists."""
-    attrs = _common_attrs(el)
-    if tag == "td" or tag == "th":
-        for name in ("colspan", "rowspan"):
-            span = cell_span(el, name)
-            if span is not None and 1 < span <= MAX_SPAN:
-                attrs[name] = str(span)
-    elif tag == "ol":
-        start = (el.get("start") or "").strip()
-        if start.lstrip("-").isdigit() and len(start) < 10 and int(start) != 1:
-            attrs["start"] = str(int(start))
-        if el.get("reversed") is not None:
-            attrs["reversed"] = ""
-    return attrs
-
-
-def _mathml_attrs(el: HtmlElement) -> dict[str, str]:
-    return {name: " ".join(value.split()) for name, value in el.attrib.items()
-            if name in MATHML_ATTRIBUTES}
-
-
 def _math_text(el: etree._Element, text: str | None) -> None:
     """Append text at the end of `el`'s content (its text, or its last child's tail)."""
     core = " ".join(text.split()) if text else ""
@@ -179,29 +148,6 @@ def _math_text(el: etree._Element, text: str | None) -> None:
         el[-1].tail = (el[-1].tail or "") + core
     else:
         el.text = (el.text or "") + core
-
-
-def _has_image(el: HtmlElement | None) -> bool:
-    """True when `el` is or holds an image."""
-    return el is not None and next(el.iter("img", "picture"), None) is not None
-
-
-def _code_language(pre: HtmlElement) -> str | None:
-    """Return the language a code block declares (language-x, lang-x, data-lang...)."""
-    for node in (pre, next(pre.iter("code"), None), pre.getparent()):
-        if node is not None:
-            declared = (node.get("data-lang") or node.get("data-language") or "").strip()
-            match = _CODE_LANG_RE.search(f"{node.get('class') or ''} lang-{declared}")
-            if match:
-                return match.group(1).lower()
-    return None
-
-
-def _pre_text(pre: HtmlElement) -> str:
-    """Return a <pre>'s text verbatim, <br> as newline, without the newline after <pre>."""
-    nodes = pre.xpath("descendant::text() | descendant::br")
-    text = "".join("\n" if isinstance(node, etree._Element) else node for node in nodes)
-    return text.replace("\r\n", "\n").replace("\xa0", " ").removeprefix("\n").rstrip()
 
 
 class _Frame:
@@ -500,9 +446,9 @@ class _Renderer(_Builder):
             return _BOUNDARY
         if tag in BLOCK_MODES:
             if tag == "pre":
-                self.pre(_pre_text(el), _code_language(el))
+                self.pre(pre_text(el), code_language(el))
                 return _SKIP
-            return self.start_block(tag, _block_attrs(el, tag)) or _BOUNDARY
+            return self.start_block(tag, block_attrs(el, tag)) or _BOUNDARY
         if tag in BLOCK_WRAPPERS or ("-" in tag and not tag.startswith("mjx-")):
             self.boundary()
             return _BOUNDARY
@@ -518,7 +464,7 @@ class _Renderer(_Builder):
             img = next(el.iter("img"), None)
             self._image(el if img is None else img, picture_src(el, img))
         elif tag == "noscript":
-            if el not in self.consumed and not _has_image(el.getprevious()):
+            if el not in self.consumed and not has_image(el.getprevious()):
                 for img in el.iter("img"):  # a lazy page's fallback images; its text is a
                     self._image(img, image_src(img))  # "please turn on JavaScript" notice
         else:
@@ -536,7 +482,7 @@ class _Renderer(_Builder):
 
     def _inline_attrs(self, el: HtmlElement, tag: str) -> dict[str, str] | None:
         """Return a kept inline element's attributes; None unwraps it (a link without href)."""
-        attrs = _common_attrs(el)
+        attrs = common_attrs(el)
         if tag == "a":
             href = self.resolve(el.get("href"))
             if href is None:
@@ -569,7 +515,7 @@ class _Renderer(_Builder):
         """Copy a MathML formula: its presentation elements and attributes, its token text
         with whitespace collapsed; other elements inside are unwrapped, annotations and
         hidden parts dropped."""
-        out = self._element(self._target(), "math", _mathml_attrs(math))
+        out = self._element(self._target(), "math", mathml_attrs(math))
         _math_text(out, math.text)
         # (children left, where their content goes, where the tail goes, the tail)
         stack: list[tuple[Iterator[HtmlElement], etree._Element, etree._Element, str | None]]
@@ -585,7 +531,7 @@ class _Renderer(_Builder):
             else:
                 inner = target
                 if child.tag in MATHML_TAGS and len(stack) < MAX_BLOCK_DEPTH:
-                    inner = etree.SubElement(target, child.tag, _mathml_attrs(child))
+                    inner = etree.SubElement(target, child.tag, mathml_attrs(child))
                 _math_text(inner, child.text)
                 stack.append((iter(child), inner, target, child.tail))
         self._inline_added()

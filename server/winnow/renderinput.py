@@ -1,5 +1,6 @@
 """What the reader renderer reads off the input page: safe URLs, images' real sources (lazy
-loading, srcset, <picture>), and whether a table holds data or lays out the page.
+loading, srcset, <picture>), whether a table holds data or lays out the page, the attributes
+a kept element keeps, and code blocks' text and language.
 
 Pure functions over lxml elements and strings; `winnow.render` builds the clean tree with them.
 """
@@ -10,6 +11,9 @@ import re
 from collections.abc import Iterator
 from urllib.parse import urljoin, urlsplit
 
+import lxml.etree as etree
+
+from winnow.markdown import MATHML_ATTRIBUTES
 from winnow.page import HtmlElement
 
 URL_SCHEMES = frozenset({"http", "https", "mailto"})  # after resolving against the page URL
@@ -42,6 +46,8 @@ _PLAIN_PATH_RE = re.compile(r"^/(?!/)[^\s\\]*$")
 _ABSOLUTE_HTTP_RE = re.compile(r"^https?://[^\s\\/?#]+(?:[/?#][^\s\\]*)?$", re.I)
 _URL_NOISE = str.maketrans("", "", "\t\n\r")
 _NON_SPACE_RE = re.compile(r"\S+")
+_LANG_RE = re.compile(r"^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$")
+_CODE_LANG_RE = re.compile(r"(?:^|\s)(?:lang(?:uage)?-|highlight-(?:source-)?)([\w+#.-]{1,30})")
 
 
 def safe_url(url: str | None, base_url: str | None) -> str | None:
@@ -192,3 +198,59 @@ def cell_span(cell: HtmlElement, name: str) -> int | None:
     such number."""
     value = (cell.get(name) or "").strip()
     return int(value) if value.isdigit() and int(value) > 0 else None
+
+
+# --- elements' attributes and code ----------------------------------------------------------
+
+def common_attrs(el: HtmlElement) -> dict[str, str]:
+    """Return an element's valid lang and dir attributes."""
+    lang, direction = (el.get("lang") or "").strip(), (el.get("dir") or "").strip().lower()
+    attrs = {"lang": lang} if lang and _LANG_RE.match(lang) else {}
+    if direction in ("ltr", "rtl", "auto"):
+        attrs["dir"] = direction
+    return attrs
+
+
+def block_attrs(el: HtmlElement, tag: str) -> dict[str, str]:
+    """Return the attributes kept on a block: spans on cells, numbering on ordered lists."""
+    attrs = common_attrs(el)
+    if tag == "td" or tag == "th":
+        for name in ("colspan", "rowspan"):
+            span = cell_span(el, name)
+            if span is not None and 1 < span <= MAX_SPAN:
+                attrs[name] = str(span)
+    elif tag == "ol":
+        start = (el.get("start") or "").strip()
+        if start.lstrip("-").isdigit() and len(start) < 10 and int(start) != 1:
+            attrs["start"] = str(int(start))
+        if el.get("reversed") is not None:
+            attrs["reversed"] = ""
+    return attrs
+
+
+def mathml_attrs(el: HtmlElement) -> dict[str, str]:
+    return {name: " ".join(value.split()) for name, value in el.attrib.items()
+            if name in MATHML_ATTRIBUTES}
+
+
+def has_image(el: HtmlElement | None) -> bool:
+    """True when `el` is or holds an image."""
+    return el is not None and next(el.iter("img", "picture"), None) is not None
+
+
+def code_language(pre: HtmlElement) -> str | None:
+    """Return the language a code block declares (language-x, lang-x, data-lang...)."""
+    for node in (pre, next(pre.iter("code"), None), pre.getparent()):
+        if node is not None:
+            declared = (node.get("data-lang") or node.get("data-language") or "").strip()
+            match = _CODE_LANG_RE.search(f"{node.get('class') or ''} lang-{declared}")
+            if match:
+                return match.group(1).lower()
+    return None
+
+
+def pre_text(pre: HtmlElement) -> str:
+    """Return a <pre>'s text verbatim, <br> as newline, without the newline after <pre>."""
+    nodes = pre.xpath("descendant::text() | descendant::br")
+    text = "".join("\n" if isinstance(node, etree._Element) else node for node in nodes)
+    return text.replace("\r\n", "\n").replace("\xa0", " ").removeprefix("\n").rstrip()

@@ -77,6 +77,7 @@ content out and the sanitizer strips the wrapper from the HTML."""
 _CAMEL_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _TOKEN_SPLIT_RE = re.compile(r"[^a-z]+")
 _WORD_RE = re.compile(r"\w+")
+_SIZE_SUFFIX_RE = re.compile(r"-\d{2,4}x\d{2,4}(?=\.\w{3,4}$)")
 _LETTERS_RE = re.compile(r"[^\W\d_]+")
 _CLOCK_RE = re.compile(r"\b\d{1,2}:\d\d(?::\d\d)?(?:\s?[aApP]\.?\s?[mM]\b\.?)?(?:\s+[A-Z]{2,4}\b)?")
 
@@ -139,11 +140,12 @@ def captions_are_the_text(root: etree._Element, prose: str) -> bool:
 
 
 def drop_duplicate_figures(root: etree._Element) -> None:
-    """Drop images shown earlier in the clean tree (same URL, the query aside), and caption
-    text already shown; a block left without text or image goes with them."""
+    """Drop images shown earlier in the clean tree (same URL, the query and a resizer's size
+    suffix aside: `photo-300x200.jpg` is `photo.jpg`), and caption text already shown; a
+    block left without text or image goes with them."""
     seen_images: set[str] = set()
     for img in list(root.iter("img")):
-        key = (img.get("src") or "").split("?", 1)[0].split("#", 1)[0]
+        key = _SIZE_SUFFIX_RE.sub("", (img.get("src") or "").split("?", 1)[0].split("#", 1)[0])
         if key in seen_images:
             _remove_with_empty_parents(img, root)
         else:
