@@ -4,8 +4,9 @@ Sources are read in the priority order of Mozilla Readability (`_getJSONLD`,
 `_getArticleMetadata`, `_getArticleTitle`): the first schema.org Article in the JSON-LD, then
 Dublin Core / Open Graph / Twitter / Parse.ly meta tags, then the cleaned `<title>`, then the
 page body (a short `rel=author` / `.byline` element, `<time datetime>`). Beyond Readability,
-JSON-LD `@id` references are resolved, images and dates are read, and dates are normalised to
-ISO 8601.
+JSON-LD `@id` references are resolved and images are read; the byline (`winnow.byline`) is
+never one that only repeats the site's name, and the date (`winnow.published`) is read from
+`<time>`, microdata, JSON-LD and meta tags in that order of trust, normalised to ISO 8601.
 
 The module is pure: it reads a `Page` and never raises on odd input. It walks the tree once,
 in C, for the few tags it needs (`meta`, `title`, `base`, headings, `time`, `main`); only when
@@ -15,25 +16,23 @@ stops at the first byline. Typical pages take a few tenths of a millisecond.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
-import lxml.etree as etree
 from lxml.html import HtmlElement
 
-from winnow.page import Page, is_hidden
+from winnow.byline import author_byline, in_furniture
+from winnow.byline import clean_byline as clean_byline
+from winnow.byline import tidy_text as _tidy
+from winnow.page import Page
 from winnow.published import is_date_meta, published_date
 from winnow.published import normalize_date as normalize_date
 from winnow.result import ArticleInfo
 
 # --- thresholds -------------------------------------------------------------------------------
-
-MAX_BYLINE_CHARS = 100
-"""A byline element's text must be shorter than this (Readability's `_isValidByline`)."""
 
 MIN_TITLE_WORDS = 3
 """A title part with fewer words is a site name, so the other side of the separator is kept."""
@@ -59,10 +58,6 @@ SITE_SUFFIX_SEPARATORS = frozenset("«»|·•~–—-/\\")
 TITLE_HEADING_TAGS = ("h1", "h2", "h3")
 """Headings that can show the page's title, in order of preference."""
 
-MAX_SCANNED_ELEMENTS = 3000
-"""Body elements searched for a byline; one further in is rarely the article's, and the
-search is the one per-element Python loop here (about 1 µs per element)."""
-
 # --- patterns ---------------------------------------------------------------------------------
 
 _SEPARATORS = r"|\-–—\\/>»"
@@ -73,23 +68,6 @@ _SEPARATOR_RUN_RE = re.compile(rf"[{_SEPARATORS}]+")
 _WS_RE = re.compile(r"\s+")
 _TOKEN_RE = re.compile(r"\W+")
 _URL_RE = re.compile(r"^(?:https?:)?//\S+$", re.I)
-_ENTITY_RE = re.compile(r"&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);", re.I)
-_BY_PREFIX_RE = re.compile(
-    r"^(?:(?:written|posted|words|story|text)\s+)?(?:by|par|por)\s*:?\s+(?=\S)"
-    r"|^(?:authors?|autor(?:es)?|auteurs?|作者)\s*[:：]\s*", re.I)
-_BYLINE_CLASS_RE = re.compile(r"byline|author(?!i[sz])|writtenby", re.I)
-_BY_WORDS = frozenset(("by", "par", "por", "von", "door", "di", "av", "af"))
-_DATE_LABEL_RE = re.compile(r"(?:last\s+)?(?:updated|published|posted|modified)\b", re.I)
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-_WEEKDAY = r"(?:(?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?,?\s+)"
-_TRAILING_DATE_RE = re.compile(
-    rf"(?:[\s|,•·–—-]|(?<=[a-z]))\s*{_WEEKDAY}?"
-    rf"(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}\.?\s+{_MONTH},?\s+\d{{4}}"
-    r"|\d{4}-\d\d-\d\d|\d{1,2}/\d{1,2}/\d{2,4}).*$", re.I)
-"""A date (and whatever follows it: time, "Updated ...") appended to an author's name."""
-_TRAILING_DATE_LABEL_RE = re.compile(
-    r"\s*[|,•·–—-]\s*(?:last\s+)?(?:updated|published|posted|modified)\b.*$", re.I)
-"""A date label after an author's name, with or without its date ("| Last updated ...")."""
 _DIR_VALUES = ("ltr", "rtl")
 
 # Meta `property` holds a space-separated list; meta `name` holds one key.
@@ -106,7 +84,6 @@ _ITEMPROP_KEYS = {"headline": "itemprop:headline", "author": "itemprop:author",
 
 _TITLE_KEYS = ("dc:title", "dcterm:title", "og:title", "weibo:article:title",
                "weibo:webpage:title", "headline", "title", "twitter:title", "parsely-title")
-_BYLINE_KEYS = ("dc:creator", "dcterm:creator", "author", "parsely-author", "article:author")
 _DESCRIPTION_KEYS = ("dc:description", "dcterm:description", "og:description",
                      "weibo:article:description", "weibo:webpage:description", "description",
                      "twitter:description", "itemprop:description")
@@ -124,14 +101,6 @@ _ARTICLE_TYPES = frozenset((
     "ScholarlyArticle", "MedicalScholarlyArticle", "SocialMediaPosting", "BlogPosting",
     "LiveBlogPosting", "DiscussionForumPosting", "TechArticle", "APIReference"))
 
-_FURNITURE_RE = re.compile(
-    r"-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|"
-    r"gdpr|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|"
-    r"sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote", re.I)
-"""Readability's unlikely-candidate pattern minus `header`, where bylines usually sit."""
-_MAYBE_CANDIDATE_RE = re.compile(r"and|article|body|column|content|main|shadow", re.I)
-_UNLIKELY_ROLES = frozenset(("menu", "menubar", "complementary", "navigation", "alert",
-                             "alertdialog", "dialog"))
 
 
 @dataclass
@@ -181,13 +150,13 @@ def extract_metadata(page: Page, content: HtmlElement | None = None) -> Metadata
     meta = scan.meta
     title = _tidy(ld.title or _first(meta, _TITLE_KEYS) or doc_title) or None
     site_name = _tidy(ld.site_name or meta.get("og:site_name")) or None
-    byline = _author_byline(ld.byline, meta, page.body, site_name, page.url)
+    byline = author_byline(ld.byline, meta, page.body, site_name, page.url)
     heading = find_title_heading(page, title, scan.headings) if title else None
     if title and heading is None:
         heading = _segment_heading(title, scan.headings)
         title = _tidy(heading.text_content()) if heading is not None else title
     published = published_date(scan.times, page.root, ld.published, scan.meta_dates,
-                               _in_furniture, heading)
+                               in_furniture, heading)
     return Metadata(
         title=title,
         byline=byline,
@@ -506,156 +475,6 @@ def _ld_image(value: Any) -> str | None:
     return _ld_string(value)
 
 
-# --- byline -----------------------------------------------------------------------------------
-
-def _author_byline(ld_byline: str | None, meta: dict[str, str], body: HtmlElement,
-                   site_name: str | None, url: str | None) -> str | None:
-    """The byline from JSON-LD, else meta tags, else the body; None when it only repeats
-    the site's name or domain: that says who published the page (the reader shows the site
-    apart), not who wrote it. The body is not searched after a site-name byline: the
-    bylines found there on such pages were mostly the same notice dressed up ("Author
-    Posted by Soliant", "Help Net Security Sponsored") or a date."""
-    byline = clean_byline(ld_byline) or clean_byline(_meta_byline(meta)) \
-        or clean_byline(_body_byline(body))
-    return None if byline and repeats_site_name(byline, site_name, url) else byline
-
-
-def repeats_site_name(byline: str, site_name: str | None, url: str | None) -> bool:
-    """True when the byline is the site's name (or a run of its words, or its initials) or,
-    as one word, its domain ("Rapid7" on rapid7.com, "GitHub" for "GitHub Resources", "LTO"
-    for "Legal Tribune Online", "paperium.net")."""
-    words = _name_words(byline)
-    if not words:
-        return False
-    compact = "".join(words)
-    try:
-        host = (urlsplit(url).hostname or "") if url else ""
-    except ValueError:
-        host = ""
-    labels = [label for label in host.removeprefix("www.").split(".") if label]
-    if labels and (compact == "".join(labels) or (len(words) == 1 and compact in labels)):
-        return True
-    site = _name_words(site_name or "")
-    if not site:
-        return False
-    if _contains_run(site, words):
-        return True
-    initials = "".join(word[0] for word in site if word not in _NAME_LINKS)
-    return len(words) == 1 and len(compact) > 1 and compact == initials
-
-
-_NAME_LINKS = frozenset(("of", "the", "and", "for", "de", "la", "le", "der", "die", "und"))
-"""Short words left out of a name's initials ("Centers for Disease Control" -> CDC)."""
-
-
-def _name_words(text: str) -> list[str]:
-    return [word for word in _TOKEN_RE.split(text.casefold()) if word]
-
-
-def _contains_run(words: list[str], run: list[str]) -> bool:
-    """True when `run` occurs in `words` as consecutive words."""
-    size = len(run)
-    return any(words[i:i + size] == run for i in range(len(words) - size + 1))
-
-
-def _meta_byline(meta: dict[str, str]) -> str | None:
-    """The first author named in meta tags; `article:author` is often a profile URL: skipped."""
-    for key in _BYLINE_KEYS:
-        value = meta.get(key)
-        if value and not _URL_RE.match(value):
-            return value
-    return None
-
-
-def _body_byline(body: HtmlElement) -> str | None:
-    """Text of the first visible, short byline-like element outside page furniture."""
-    dateline: str | None = None
-    for seen, el in enumerate(body.iter(etree.Element)):
-        if seen > MAX_SCANNED_ELEMENTS:
-            break
-        kind = _byline_kind(el)
-        if kind is None or (kind == "dateline" and dateline is not None):
-            continue
-        text = _short_text(el, MAX_BYLINE_CHARS)
-        if not text or _in_furniture(el):
-            continue
-        if kind == "dateline":
-            dateline = text
-            continue
-        text = _byline_names(el) or text
-        if clean_byline(text):
-            return text
-    return dateline
-
-
-def _short_text(el: HtmlElement, limit: int) -> str | None:
-    """The element's tidied text if shorter than `limit`; stops reading early when it is not."""
-    pieces: list[str] = []
-    size = 0
-    for piece in el.itertext():
-        size += len(piece.strip())
-        if size >= limit:
-            return None
-        pieces.append(piece)
-    text = _tidy("".join(pieces))
-    return text if 0 < len(text) < limit else None
-
-
-def _byline_names(el: HtmlElement) -> str | None:
-    """The `itemprop=name` or `rel=author` parts of a byline element, without "By" and dates."""
-    names: list[str] = []
-    for sub in el.iterdescendants():
-        itemprop = sub.get("itemprop") or ""
-        if "name" in itemprop:
-            return _tidy(sub.text_content()) or None
-        if sub.get("rel") == "author" or "author" in itemprop:
-            text = _tidy(sub.text_content())
-            if text and text not in names:
-                names.append(text)
-    return ", ".join(names) or None
-
-
-def _byline_kind(el: HtmlElement) -> str | None:
-    """"author" for Readability's byline marks, "dateline" for that weaker one, else None."""
-    attrib = el.attrib
-    if not attrib:
-        return None
-    if attrib.get("rel") == "author" or "author" in attrib.get("itemprop", ""):
-        return "author"
-    marks = f"{attrib.get('class', '')} {attrib.get('id', '')}".lower()
-    if "author" in marks or "byline" in marks or "writtenby" in marks:
-        if _BYLINE_CLASS_RE.search(marks):
-            return "author"
-    return "dateline" if "dateline" in marks else None
-
-
-def _in_furniture(el: HtmlElement) -> bool:
-    """True when `el` or an ancestor is hidden, or an ancestor is a menu/header/footer etc."""
-    if is_hidden(el):
-        return True
-    for anc in el.iterancestors():
-        if anc.tag in ("body", "html"):
-            break
-        if anc.tag == "nav" or is_hidden(anc) or (anc.get("role") or "").strip() in _UNLIKELY_ROLES:
-            return True
-        marks = f"{anc.get('class') or ''} {anc.get('id') or ''}"
-        if (anc.tag != "a" and _FURNITURE_RE.search(marks)
-                and not _MAYBE_CANDIDATE_RE.search(marks)):
-            return True
-    return False
-
-
-def clean_byline(text: str | None) -> str | None:
-    """Unescape, collapse whitespace, drop a leading "By" and a trailing date or date label
-    ("| Last updated"); None if empty."""
-    text = _BY_PREFIX_RE.sub("", _tidy(text))
-    if text.lower() in _BY_WORDS or _DATE_LABEL_RE.match(text):
-        return None
-    text = _TRAILING_DATE_LABEL_RE.sub("", _TRAILING_DATE_RE.sub("", text))
-    text = text.strip(" ,|•·-–—") or text
-    return text or None
-
-
 # --- language, direction, image ---------------------------------------------------------------
 
 def _lang(root: HtmlElement) -> str | None:
@@ -690,14 +509,3 @@ def _absolute_image(url: str | None, page: Page, scan: _Scan) -> str | None:
         return urljoin(base, url) if base else url
     except ValueError:
         return url
-
-
-# --- text -------------------------------------------------------------------------------------
-
-def _tidy(text: str | None) -> str:
-    """Unescape leftover HTML entities and collapse whitespace."""
-    if not text:
-        return ""
-    if "&" in text and _ENTITY_RE.search(text):
-        text = html.unescape(text)
-    return _WS_RE.sub(" ", text).strip()
