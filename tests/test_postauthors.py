@@ -139,3 +139,37 @@ def test_unsigned_records_of_links_are_no_posts() -> None:
                for d, t in enumerate(TEXTS, 1)]
     result = winnow.extract(page(records), "https://board.example/t/4", now=NOW)
     assert result.kind != "thread"
+
+
+ARTICLE = ("<p>The storm crossed the coast in the early hours, with winds stronger than any "
+           "the town had seen in decades, and the river rose through the night.</p>")
+
+
+def byline_record(text: str) -> str:
+    return (f'<div class="meta"><a class="author" href="/people/kim">Kim Lee</a>'
+            f'<span class="when">March 27, 2017 at 6:13pm</span>{text}</div>')
+
+
+@pytest.mark.parametrize("echo", ["", '<div class="share"><a href="/s/fb">Share</a> · '
+                                      '<a href="/s/tw">Tweet</a></div>'])
+def test_an_article_byline_and_its_empty_echo_are_no_thread(echo: str) -> None:
+    """Two records by one author, one of them empty or only share buttons: an article's
+    byline above it and repeated below it, not a thread."""
+    html = ("<html><body><h1>Storm hits the coast</h1><article>" + byline_record("") +
+            ARTICLE * 3 + byline_record(echo) + "</article></body></html>")
+    result = winnow.extract(html, "https://news.example/2017/03/27/storm", now=NOW)
+    assert result.kind == "article"
+
+
+def section_record(title: str, minute: int) -> str:
+    return (f'<div class="update"><h2>{title}</h2><div class="stamp">March 27, 2017 at '
+            f'6:1{minute}pm</div>' + ARTICLE + "</div>")
+
+
+def test_two_dated_sections_of_an_article_are_no_thread() -> None:
+    """Headings are no names, and two unsigned dated sections are an article's parts."""
+    html = ("<html><body><h1>Storm hits the coast</h1><div class='story'>" +
+            section_record("Flood dangers", 3) + section_record("Islands hit", 8) +
+            "</div></body></html>")
+    result = winnow.extract(html, "https://news.example/2017/03/27/storm-2", now=NOW)
+    assert result.kind == "article"

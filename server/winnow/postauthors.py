@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from winnow.page import HEADING_TAGS
 from winnow.postfields import is_name_text, name_text
 from winnow.postview import RecordView
 
@@ -128,6 +129,8 @@ def _holds_name(view: RecordView, v: int) -> bool:
     el = view.elements[v]
     if el.tag != "a" and not view.tree.texts[v]:
         return False
+    if el.tag in HEADING_TAGS or any(a.tag in HEADING_TAGS for a in el.iterancestors()):
+        return False  # a heading titles a section: a name by place is never one
     if el.tag == "a" and view.tree.children[v] and view.tree.texts[v]:
         return False  # a link with text and markup mixed is prose, not a name
     text = name_text(view, v)

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+import lxml.html
 from lxml.html import HtmlElement
 
 from winnow.article import is_comments
@@ -43,6 +44,7 @@ from winnow.mibat import (
 from winnow.page import HEADING_TAGS, Page, wn_id
 from winnow.postauthors import place_authors
 from winnow.postbody import (
+    MAX_BAR_CHARS,
     Body,
     body_element,
     cut_body,
@@ -56,6 +58,7 @@ from winnow.postbody import (
     trim_title,
 )
 from winnow.postfields import (
+    NAME_CHAR_RE,
     PROFILE_HREF_RE,
     author_fields,
     author_hinted,
@@ -69,7 +72,7 @@ from winnow.postfields import (
 from winnow.postview import RecordView
 from winnow.render import render_article
 from winnow.result import Post
-from winnow.router import are_posts
+from winnow.router import MIN_THREAD_POSTS, are_posts
 
 TITLE_CLASS_RE = re.compile(r"(?:^|[\s_-])(?:post-?|entry-?|story-?)?title(?:$|[\s_-])", re.I)
 """Class words of an element holding a story's title."""
@@ -79,6 +82,10 @@ MAX_REGION_TRIES = 3
 
 MIN_FREE_TEXT_CHARS = 40
 """Characters a record of an unsigned region needs to count as someone's writing."""
+
+MIN_UNSIGNED_RECORDS = 3
+"""Records an unsigned region needs to be read as posts: an article's two dated sections
+(live updates, a timeline) are no thread."""
 
 MAX_FREE_LINK_SHARE = 0.5
 """Share of an unsigned region's text that may be link text: more is teasers or links."""
@@ -131,7 +138,12 @@ class Thread:
         return sum(1 for post in self.posts if post.author)
 
     def are_posts(self) -> bool:
-        """Whether the records read as posts (see `router.are_posts`)."""
+        """Whether the records read as posts (see `router.are_posts`), two of them at least
+        with words of their own (unless a learned template vouches for one): two records,
+        one of them empty or only share buttons, are an article's byline and its echo."""
+        if not self.learned and len(self.posts) >= MIN_THREAD_POSTS \
+                and sum(1 for post in self.posts if _has_words(post)) < MIN_THREAD_POSTS:
+            return False
         return are_posts(self.post_chars(), self.authored())
 
     def comment_hint(self) -> bool:
@@ -149,6 +161,18 @@ class Thread:
             if self.dom.elements[v] is el:
                 return True
         return False
+
+
+def _has_words(post: Post) -> bool:
+    """True when a post holds text beyond a short row of links (share buttons, "Reply")."""
+    if not post.text:
+        return False
+    if len(post.text) > MAX_BAR_CHARS or "<a" not in post.html:
+        return True
+    root = lxml.html.fragment_fromstring(post.html, create_parent="div")
+    for link in list(root.iter("a")):
+        link.drop_tree()
+    return bool(NAME_CHAR_RE.search(root.text_content()))
 
 
 def in_comments(dom: DomTree, region: Region) -> bool:
@@ -214,7 +238,8 @@ def find_thread(page: Page, context: PageContext,
     if lone is not None:
         return _thread(dom, lone, context)
     for region, signing in zip(tried, signings, strict=True):
-        if signing == UNSIGNED and _free_text(dom, region):
+        if signing == UNSIGNED and len(region.records) >= MIN_UNSIGNED_RECORDS \
+                and _free_text(dom, region):
             thread = _thread(dom, region, context, unsigned=True)
             if thread.are_posts():
                 return thread
