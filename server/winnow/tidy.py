@@ -8,8 +8,9 @@ Recognised by structure, not by lists of English words:
   `imageCredit`, `photo_credit`); its text stays in the reader's HTML and Markdown, beside its
   image, and is left out of `article.text`, which gives the prose;
 * a **control** is what a reader clicks rather than reads: an ARIA widget role (button, tab,
-  switch...), a toggle (`aria-expanded`, `aria-controls`, `aria-pressed`), or a short element
-  with a click handler or made focusable (`tabindex`) that is not a link; its text ("hide
+  switch...), a toggle (`aria-expanded`, `aria-controls`, `aria-pressed`), or a short generic
+  element (div, span...) with a click handler or put in the tab order (`tabindex` 0 or more;
+  -1 only makes a scroll target focusable); its text ("hide
   caption", "expand", "show more") never reaches the reader;
 * a **duplicate** is an image shown again (a gallery's second copy, a lazy loader's two
   copies) or a caption whose text was already shown: the later copy is dropped.
@@ -110,7 +111,8 @@ def is_control(el: HtmlElement) -> bool:
     if role in CONTROL_ROLES:
         return True
     toggle = any(name in attrib for name in TOGGLE_ATTRS)
-    clickable = el.tag in CLICKABLE_TAGS and ("onclick" in attrib or "tabindex" in attrib)
+    clickable = el.tag in CLICKABLE_TAGS and (
+        "onclick" in attrib or not (attrib.get("tabindex") or "-").strip().startswith("-"))
     return (toggle or clickable) and _short_text(el, CONTROL_MAX_CHARS)
 
 
