@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import io
+import os
 import platform
 import resource
 import subprocess
@@ -88,6 +89,14 @@ class Run:
     report: BatchReport | None = None
     walls: list[float] = field(default_factory=list)
     """Processing seconds of every repeat of this run (the fastest is reported)."""
+
+
+LOADS: list[float] = []
+"""The 1-minute load average before and after each run, for the report."""
+
+
+def sample_load() -> None:
+    LOADS.append(os.getloadavg()[0])
 
 
 # --- the crawl ----------------------------------------------------------------------------------
@@ -295,8 +304,9 @@ def report(pages: list[Page], runs: list[Run], index_cost: float, command: str) 
     lines = [f"## Dask batch: `winnow batch` on the sites set as a WARC ({len(pages)} pages)",
              "", f"`{command}` — {datetime.date.today()}, {_git_state()}, Python "
              f"{platform.python_version()}, {_nproc()} cores shared with other jobs: the "
-             "machine was busy and noisy during this run (load average 10 to 17 on 2 cores), "
-             "rates move by 2x between repeats. Its kernel shares the CPU between sessions "
+             "machine was busy and noisy during this run (1-minute load average "
+             f"{min(LOADS):.0f} to {max(LOADS):.0f}, sampled before and after each run), "
+             "rates move by up to 2x between repeats. Its kernel shares the CPU between sessions "
              "(sched_autogroup), so the workers are started as on a cluster, each in a "
              "session of its own (`dask scheduler`, `dask worker`, then `winnow batch "
              "--scheduler`); the default local cluster's workers would share one session's "
@@ -362,12 +372,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         index_cost = index_seconds(warc)
         print(f"{len(pages)} pages, {warc.stat().st_size / 1e6:.1f} MB WARC; extract --learn "
               "...", file=sys.stderr, flush=True)
+        sample_load()
         runs = [run_extract_learn(pages, folder / "store")]
+        sample_load()
         best: dict[int, Run] = {}
         for repeat in range(args.repeat):
             for workers in WORKER_COUNTS:
                 print(f"winnow batch, {workers} workers ...", file=sys.stderr, flush=True)
                 run = run_workers(warc, workers, folder / f"out-{workers}-{repeat}")
+                sample_load()
                 walls = [*best[workers].walls, run.wall] if workers in best else [run.wall]
                 if workers not in best or run.wall < best[workers].wall:
                     best[workers] = run
