@@ -74,3 +74,29 @@ def test_unknown_format_is_a_clear_error() -> None:
 ])
 def test_file_names_are_safe(title: str | None, stem: str) -> None:
     assert filename_stem(title) == stem
+
+
+def quoted_thread() -> Extraction:
+    html = ("<blockquote><p>alice said: First post.</p></blockquote><p>I agree with that.</p>"
+            "<pre><code>$ make build</code></pre>")
+    post = Post(author="bob", date="today", text="alice said: First post.\n\nI agree with that."
+                "\n\n$ make build", html=html, signature="Bob's bikes since 1999")
+    return Extraction(kind="thread", posts=[post], title="Squeaks", url="https://f.example/t/2")
+
+
+def test_markdown_keeps_quotes_as_blockquotes_and_signatures_apart() -> None:
+    markdown = export_extraction(quoted_thread(), "markdown").content
+    assert "> alice said: First post." in markdown
+    assert "\nI agree with that." in markdown and "> I agree" not in markdown
+    assert "```" in markdown and "$ make build" in markdown
+    body, signature = markdown.split("\n---\n", 1)
+    assert "Bob's bikes since 1999" not in body
+    assert "*Bob's bikes since 1999*" in signature
+
+
+def test_json_and_csv_carry_the_signature_field() -> None:
+    document = json.loads(export_extraction(quoted_thread(), "json").content)
+    assert document["posts"][0]["signature"] == "Bob's bikes since 1999"
+    rows = list(csv.DictReader(io.StringIO(export_extraction(quoted_thread(), "csv").content)))
+    assert rows[0]["signature"] == "Bob's bikes since 1999"
+    assert "Bob's bikes" not in rows[0]["text"]

@@ -16,7 +16,10 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from winnow.markdown import escape
+import lxml.html
+from lxml import etree
+
+from winnow.markdown import escape, to_markdown
 from winnow.result import Extraction, Post
 
 FORMATS: dict[str, tuple[str, str]] = {
@@ -26,13 +29,15 @@ FORMATS: dict[str, tuple[str, str]] = {
 }
 """Export format -> (media type, file extension)."""
 
-CSV_COLUMNS = ("position", "role", "author", "date", "published", "depth", "permalink", "text")
+CSV_COLUMNS = ("position", "role", "author", "date", "published", "depth", "permalink", "text",
+               "signature")
 FILENAME_CHARS = 80
 """Longest file name stem; titles are cut at a word boundary before it."""
 DEFAULT_STEM = "winnow-export"
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """Cells starting like this run as formulas in spreadsheets (CSV injection); they get a `'`."""
-POST_FIELDS = ("author", "author_url", "date", "published", "permalink", "depth", "text")
+POST_FIELDS = ("author", "author_url", "date", "published", "permalink", "depth", "text",
+               "signature")
 
 
 class ExportError(ValueError):
@@ -102,11 +107,11 @@ def _csv(extraction: Extraction) -> str:
     article = extraction.article
     if article is not None:
         writer.writerow(_cells([0, "article", article.byline, article.published,
-                                article.published, 0, extraction.url, article.text]))
+                                article.published, 0, extraction.url, article.text, ""]))
     role = "comment" if article is not None else "post"
     for position, post in enumerate(export_posts(extraction), start=1):
         writer.writerow(_cells([position, role, post.author, post.date, post.published,
-                                post.depth, post.permalink, post.text]))
+                                post.depth, post.permalink, post.text, post.signature]))
     return out.getvalue()
 
 
@@ -141,10 +146,28 @@ def _markdown_post(post: Post, level: int) -> str:
                          if value)
     if post.permalink:
         heading += f" ([link](<{post.permalink}>))"
-    body = "\n\n".join(escape(paragraph) for paragraph in _paragraphs(post.text))
+    body = _post_markdown(post)
+    if post.signature:
+        body += "\n\n---\n\n" + "\n\n".join(
+            f"*{escape(line)}*" for line in _paragraphs(post.signature))
     block = f"{'#' * level} {heading}\n\n{body}".rstrip()
     quote = "> " * post.depth
     return "\n".join((quote + line).rstrip() for line in block.split("\n")) if quote else block
+
+
+def _post_markdown(post: Post) -> str:
+    """A post's body as Markdown from its sanitized html, so quotes stay `>` blockquotes and
+    code stays fenced; from its text when it has no html."""
+    if post.html.strip():
+        try:
+            root = lxml.html.fragment_fromstring(post.html, create_parent="div")
+        except (etree.ParserError, ValueError):
+            root = None
+        if root is not None:
+            markdown = to_markdown(root).strip()
+            if markdown:
+                return markdown
+    return "\n\n".join(escape(paragraph) for paragraph in _paragraphs(post.text))
 
 
 def _paragraphs(text: str) -> list[str]:

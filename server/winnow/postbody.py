@@ -23,7 +23,7 @@ from lxml.html import HtmlElement
 from winnow.article import is_comments
 from winnow.mibat import DomTree
 from winnow.page import HEADING_TAGS
-from winnow.postfields import MAX_DATE_LINE_CHARS, NAME_CHAR_RE, names_of
+from winnow.postfields import MAX_DATE_LINE_CHARS, NAME_CHAR_RE, class_words, names_of
 from winnow.postview import RecordView
 from winnow.tree import BLOCK_TAGS, normalize_space
 
@@ -281,6 +281,25 @@ def drop_title_line(root: HtmlElement, title: str | None) -> None:
                 previous.tail = (previous.tail or "") + tail
             else:
                 parent.text = (parent.text or "") + tail
+
+
+SIGNATURE_WORDS = frozenset({"signature", "signatures", "sig", "signatur", "signaturecontainer"})
+"""Class or id words (whole words of split class names) of a poster's signature box."""
+
+
+def take_signature(root: HtmlElement) -> HtmlElement | None:
+    """Remove the poster's signature box from a post body and return it (None when there is
+    none): the last element named for a signature, outside quotes."""
+    found = [el for el in root.iter() if isinstance(el.tag, str) and el is not root
+             and SIGNATURE_WORDS.intersection(class_words(names_of(el)))
+             and not any(a.tag in ("blockquote", "q") for a in el.iterancestors())]
+    outer = [el for el in found if not any(a in found for a in el.iterancestors())]
+    if not outer:
+        return None
+    signature = outer[-1]
+    signature.drop_tree()  # its tail stays in the post
+    signature.tail = None
+    return signature
 
 
 def drop_trailing_bars(root: HtmlElement) -> None:

@@ -54,6 +54,7 @@ from winnow.postbody import (
     locate_body,
     node_ranges,
     strip_leading,
+    take_signature,
     title_lines,
     trim_title,
 )
@@ -384,6 +385,7 @@ def _post(reading: _Reading, context: PageContext, line_authors: bool = False) -
     date, published = read_date(dom, pivot, context.now, context.lang)
     element = body_element(view, body)
     drop_title_line(element, context.title)
+    signature = take_signature(element)
     drop_trailing_bars(element)
     rendered = render_article(element, context.base_url)
     author, author_url = author_fields(view, reading.author, context.base_url)
@@ -395,7 +397,14 @@ def _post(reading: _Reading, context: PageContext, line_authors: bool = False) -
     return Post(author=author, author_url=author_url, date=date, published=published,
                 text=rendered.text.strip(), html=rendered.html,
                 permalink=find_permalink(dom, record, pivot, inside, context.base_url),
-                ids=ids)
+                ids=ids, signature=_signature_text(signature, context.base_url))
+
+
+def _signature_text(signature: HtmlElement | None, base_url: str | None) -> str:
+    """A signature box's text as the reader renders it; empty for none."""
+    if signature is None:
+        return ""
+    return render_article(signature, base_url).text.strip()
 
 
 # --- body consensus ------------------------------------------------------------------------

@@ -33,7 +33,8 @@ class Post:
     `date` is the date as the page shows it ("3 hours ago", "12.03.2019 14:05"); `published`
     is that date parsed to ISO 8601 when it can be. `depth` is the reply nesting (0 for
     top-level posts) where the page's structure shows nesting. `ids` are the `data-wn` ids of
-    the record's outermost elements (empty for pages without ids).
+    the record's outermost elements (empty for pages without ids). `signature` is the
+    poster's signature under the post, kept apart from its text (empty when none).
     """
 
     author: str | None = None
@@ -45,6 +46,7 @@ class Post:
     permalink: str | None = None
     depth: int = 0
     ids: list[int] = field(default_factory=list)
+    signature: str = ""
 
 
 @dataclass
