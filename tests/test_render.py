@@ -334,12 +334,14 @@ def test_byline_line_dropped_when_shown_apart() -> None:
 
 def test_leading_datelines_repeating_the_header_are_dropped() -> None:
     prose = "The council voted on Tuesday to close the old bridge for repairs next spring."
-    out = render(f"<p>Updated 3:42 PM ET, Tue March 7, 2017</p><p>By Jane Doe | 12.03.2019</p>"
-                 f"<p>{prose}</p><p>Posted on March 8, 2017</p>")
-    assert out.text == f"{prose}\n\nPosted on March 8, 2017"
-    assert render("<p>by Jane Doe on May 3, 2012</p>").text == "by Jane Doe on May 3, 2012"
+    body = (f"<p>Updated 3:42 PM ET, Tue March 7, 2017</p><p>By Jane Doe | 12.03.2019</p>"
+            f"<p>{prose}</p><p>Posted on March 8, 2017</p>")
+    assert render(body, title="Bridge to close").text == f"{prose}\n\nPosted on March 8, 2017"
+    assert render(body).text.startswith("Updated 3:42 PM ET")  # a post has no header
+    only = "<p>by Jane Doe on May 3, 2012</p>"
+    assert render(only, title="A title").text == "by Jane Doe on May 3, 2012"
     dated_prose = "On March 7, 2017 the council voted to close the old bridge for repairs."
-    assert render(f"<p>{dated_prose}</p>").text == dated_prose
+    assert render(f"<p>{dated_prose}</p>", title="A title").text == dated_prose
 
 
 def test_markdown_escapes_text() -> None:

@@ -120,8 +120,10 @@ class Rendered:
 
 def render_article(content: HtmlElement, base_url: str | None,
                    title: str | None = None, byline: str | None = None) -> Rendered:
-    """Render the extracted content subtree as sanitized HTML, text and Markdown, without
-    the heading and the byline line that repeat the `title` and `byline` shown apart."""
+    """Render the extracted content subtree as sanitized HTML, text and Markdown. With a
+    header (the `title` and `byline` shown apart, as an article has), the body leaves out
+    the heading, the byline line and the leading datelines that repeat it; a post, which has
+    none, keeps its first lines."""
     renderer = _Renderer(content, base_url)
     renderer.walk()
     root = renderer.root
@@ -129,7 +131,8 @@ def render_article(content: HtmlElement, base_url: str | None,
         drop_title_heading(root, title)
     if byline:
         drop_byline_block(root, byline)
-    drop_leading_datelines(root)
+    if title or byline:
+        drop_leading_datelines(root)
     drop_duplicate_figures(root)
     text = to_text(root)
     if captions_are_the_text(root, text):
