@@ -173,3 +173,16 @@ def test_two_dated_sections_of_an_article_are_no_thread() -> None:
             "</div></body></html>")
     result = winnow.extract(html, "https://news.example/2017/03/27/storm-2", now=NOW)
     assert result.kind == "article"
+
+
+def test_bold_lines_heading_runs_of_paragraphs_are_no_thread() -> None:
+    """An article's sections, each a bold line, a dated link and paragraphs: the bold words
+    are no names, and runs of paragraphs are no posts."""
+    sections = "".join(
+        f"<p><strong>{kind}</strong></p><p><a href='https://ev.example/{n}'>Event {n}, "
+        f"{n + 8} November</a></p>" + ARTICLE
+        for n, kind in enumerate(["Music", "Festival", "Comedy", "Art", "Festival"], 1))
+    html = ("<html><body><h1>What's on this week</h1><div class='body'>" + sections +
+            "</div></body></html>")
+    result = winnow.extract(html, "https://news.example/whats-on", now=NOW)
+    assert result.kind == "article"

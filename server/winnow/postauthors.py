@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from winnow.page import HEADING_TAGS
 from winnow.postfields import is_name_text, name_text
 from winnow.postview import RecordView
+from winnow.tree import BLOCK_TAGS, normalize_space
 
 MIN_PLACE_SHARE = 0.5
 """Share of the records (more than this) that must hold a name at a place for it to be the
@@ -131,11 +132,24 @@ def _holds_name(view: RecordView, v: int) -> bool:
         return False
     if el.tag in HEADING_TAGS or any(a.tag in HEADING_TAGS for a in el.iterancestors()):
         return False  # a heading titles a section: a name by place is never one
+    if _bold_line(view, v):
+        return False
     if el.tag == "a" and view.tree.children[v] and view.tree.texts[v]:
         return False  # a link with text and markup mixed is prose, not a name
     text = name_text(view, v)
     return len(text.split()) <= MAX_NAME_WORDS and not LABEL_VALUE_RE.match(text) \
         and is_name_text(view, v, text)
+
+
+def _bold_line(view: RecordView, v: int) -> bool:
+    """True for a paragraph's whole text in bold (`<p><strong>Music</strong></p>`): the
+    heading of an article's section, not a poster's name."""
+    el = view.elements[v]
+    if el.tag == "p":
+        return False
+    paragraph = next((a for a in el.iterancestors() if a.tag in BLOCK_TAGS), None)
+    return paragraph is not None and paragraph.tag == "p" \
+        and normalize_space(paragraph.text_content()) == normalize_space(el.text_content())
 
 
 def _place(view: RecordView, root: int, v: int, index: int) -> Place:

@@ -88,6 +88,10 @@ MIN_UNSIGNED_RECORDS = 3
 """Records an unsigned region needs to be read as posts: an article's two dated sections
 (live updates, a timeline) are no thread."""
 
+PROSE_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "b", "em", "i", "a",
+                        "span", "br", "blockquote", "ul", "ol", "figure", "img"})
+"""Tags of an article's own flow: a record made only of these is a run of its paragraphs."""
+
 MAX_FREE_LINK_SHARE = 0.5
 """Share of an unsigned region's text that may be link text: more is teasers or links."""
 
@@ -124,8 +128,8 @@ class Thread:
     learned: bool = False
     """True when the records come from a site's learned record template."""
     unsigned: bool = False
-    """True when no region was signed and this one was taken for its free text: its posts
-    stand without authors."""
+    """True when no region was signed and this one was taken for its free text (most of its
+    posts dated): its posts stand without authors."""
 
     def post_chars(self) -> list[int]:
         """The text length of each post."""
@@ -242,7 +246,8 @@ def find_thread(page: Page, context: PageContext,
         if signing == UNSIGNED and len(region.records) >= MIN_UNSIGNED_RECORDS \
                 and _free_text(dom, region):
             thread = _thread(dom, region, context, unsigned=True)
-            if thread.are_posts():
+            dated = sum(1 for post in thread.posts if post.date)
+            if dated * 2 > len(thread.posts) and thread.are_posts():
                 return thread
     if not tried:
         single = lone_post(dom)
@@ -276,9 +281,14 @@ def _signing(dom: DomTree, region: Region) -> int:
 
 
 def _free_text(dom: DomTree, region: Region) -> bool:
-    """Whether unsigned records hold what people write: most records have a line of text
-    (MIN_FREE_TEXT_CHARS), and most of their text is not link text (teasers, link lists)."""
+    """Whether unsigned records hold what people write: most records are boxes (not runs
+    of paragraphs), have a line of text (MIN_FREE_TEXT_CHARS), and most of their text is
+    not link text (teasers, link lists)."""
     texts = links = with_text = 0
+    boxed = sum(1 for record in region.records
+                if any(dom.tree.tags[v] not in PROSE_TAGS for v in record))
+    if boxed * 2 <= len(region.records):
+        return False  # runs of paragraphs: an article's sections, not posts in boxes
     for record in region.records:
         chars = sum(dom.text_len[v] for v in record)
         texts += chars
