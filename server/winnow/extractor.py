@@ -11,6 +11,7 @@ from winnow.consensus import outside, strays
 from winnow.metadata import Metadata, extract_metadata, text_direction
 from winnow.page import HtmlElement, Page, parse_page
 from winnow.posts import PageContext, Thread, find_thread
+from winnow.threadpage import next_page, thread_noise_map, thread_title
 from winnow.render import Rendered, render_article
 from winnow.result import Article, ArticleInfo, Extraction, PageKind
 from winnow.router import ThreadRole, route, thread_role, weighted_length
@@ -82,6 +83,9 @@ def extract_page(page: Page, template: Template | None = None,
         result.cluster, result.pages_learned = template.cluster, template.pages_learned
     if kind == "thread" and thread is not None:
         result.posts = thread.posts
+        result.title, result.next_page = thread_title(page, meta.title), next_page(page)
+        if page.has_ids:
+            result.noise_ids, result.content_ids = thread_noise_map(page, thread.posts)
         result.method = "template+mibat" if template else "mibat"
         result.confidence = 1.0
         result.timing_ms = clock.done()

@@ -87,6 +87,8 @@ class Extraction:
     pages_learned: int = 0
     title: str | None = None
     url: str | None = None
+    next_page: str | None = None
+    """A thread's next page when it has more pages (None otherwise)."""
 
     def to_dict(self) -> dict[str, Any]:
         """Return the result as plain JSON-ready data."""
