@@ -152,6 +152,13 @@ function postElement(post, index, base) {
   if (post.html) body.append(safeFragment(post.html, base));
   else body.textContent = post.text ?? "";
   item.append(head, body);
+  if (post.signature) {
+    const signature = document.createElement("div");
+    signature.className = "signature";
+    signature.dir = "auto";
+    signature.textContent = post.signature;
+    item.append(signature);
+  }
   return item;
 }
 
@@ -170,5 +177,21 @@ export function renderThread(state) {
     authors.size ? `${authors.size} author${authors.size === 1 ? "" : "s"}` : null,
   ]);
   renderPosts($("posts"), result.posts, state.url);
+  renderNextPage($("posts"), result.next_page, state.url);
   document.title = title;
+}
+
+/** A link to the thread's next page under its posts, when the thread has more pages. */
+function renderNextPage(list, nextPage, base) {
+  list.parentElement.querySelector(".next-page")?.remove();
+  const url = nextPage && safeUrl(nextPage, base);
+  if (!url) return;
+  const next = document.createElement("p");
+  next.className = "next-page";
+  const link = document.createElement("a");
+  link.href = url;
+  link.rel = "next";
+  link.textContent = "Next page of this thread →";
+  next.append(link);
+  list.after(next);
 }
