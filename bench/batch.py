@@ -312,17 +312,20 @@ def report(pages: list[Page], runs: list[Run], index_cost: float, command: str) 
              "--scheduler`); the default local cluster's workers would share one session's "
              "slice.", "",
              "| run | pages | pages/s | read | extract | learn | write | index | cluster start "
-             "| cores used | peak RSS per worker | learned F1 |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "| cores used | CPU per page | peak RSS per worker | learned F1 |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+             "| ---: |"]
     for run, score in zip(runs, scores, strict=True):
         s = run.seconds
         rss = ", ".join(f"{v:.0f} MB" for v in sorted(run.peak_rss_mb.values()))
         cells = [f"{s.get(k, 0.0):.1f} s" if k in s else "-"
                  for k in ("read", "extract", "learn", "write", "index")]
         start = f"{run.startup:.1f} s" if run.report is not None else "-"
-        cores = f"{s['cpu'] / run.wall:.2f}" if "cpu" in s else "-"
+        cores = f"{s['cpu'] / run.wall:.2f}"
+        cpu_page = f"{s['cpu'] / len(run.texts) * 1000:.0f} ms"
         lines.append(f"| {run.name} | {len(run.texts)} | {len(run.texts) / run.wall:.2f} | "
-                     f"{' | '.join(cells)} | {start} | {cores} | {rss} | {score.f1:.4f} |")
+                     f"{' | '.join(cells)} | {start} | {cores} | {cpu_page} | {rss} | "
+                     f"{score.f1:.4f} |")
     one, two = runs[1], runs[2]
     every = all(set(run.texts) == {p.url for p in pages} for run in runs)
     same = all(run.texts == base.texts for run in runs[1:])
@@ -335,9 +338,11 @@ def report(pages: list[Page], runs: list[Run], index_cost: float, command: str) 
               "with it), the fastest of alternating repeats (processing seconds, 1 worker: "
               f"{', '.join(f'{w:.1f}' for w in one.walls)}; 2 workers: "
               f"{', '.join(f'{w:.1f}' for w in two.walls)}). 1 worker vs extract --learn in "
-              "one process: "
-              f"{base.wall / one.wall:.2f}x (the batch does not write pages to a store, "
-              "and pays for Parquet and for Dask's task and process overhead).",
+              f"one process: {base.wall / one.wall:.2f}x in elapsed time, which the load "
+              "decides; in CPU per page, which it does not, "
+              f"{one.seconds['cpu'] / len(one.texts) * 1000:.0f} ms vs "
+              f"{base.seconds['cpu'] / len(base.texts) * 1000:.0f} ms (the batch writes no "
+              "store but Parquet, and its worker process runs Dask's own threads).",
               "- Step times are elapsed seconds summed over workers; cores used = the workers' "
               "CPU seconds over the run's processing time (2.00 would be both cores, all the "
               "time): below that, other jobs had the cores. Peak RSS is "
