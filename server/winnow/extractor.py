@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import time
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 
 from winnow.article import ArticleContent, PageHints, extract_article
 from winnow.consensus import outside, strays
+from winnow.mainregion import main_container, main_region
 from winnow.metadata import Metadata, extract_metadata, text_direction
 from winnow.page import HtmlElement, Page, parse_page
+from winnow.pagefeatures import page_features
+from winnow.pagetype import PageType, classify, reader_page_type, type_features
 from winnow.posts import PageContext, Thread, find_thread
-from winnow.threadpage import next_page, thread_noise_map, thread_title
+from winnow.quality import estimate, result_features
 from winnow.render import Rendered, render_article
-from winnow.result import Article, ArticleInfo, Extraction, PageKind
+from winnow.result import Article, ArticleInfo, Extraction, PageKind, Post
 from winnow.router import ThreadRole, route, thread_role, weighted_length
 from winnow.sitemodel import SiteModel, Template
+from winnow.threadpage import next_page, thread_noise_map, thread_title
 
 TITLE_REACH = 2
 """Ancestors of a short body searched for the title's heading (a post's title and its
@@ -66,6 +70,9 @@ def extract_page(page: Page, template: Template | None = None,
     if thread is not None and not thread.are_posts():
         thread = None  # dated teasers or an archive: ECON runs once, on the whole page
     clock.lap("mibat")
+    page_type = classify(page)
+    reader_type = reader_page_type(page_type)
+    clock.lap("pagetype")
     found, rendered, role = _article_beside(page, meta, noise, thread)
     container = template.container if template is not None else None
     if found is not None and container is not None and strays(found.source, container):
@@ -74,25 +81,36 @@ def extract_page(page: Page, template: Template | None = None,
     if found is not None:
         meta.dir = text_direction(page, found.source)
     clock.lap("extract")
+    titled = found is not None and _under_heading(found.source, meta.heading)
     kind: PageKind = "thread" if role == "thread" else "article" if role == "comments" \
         else route(page, rendered.text if rendered else "", found.page_chars if found else 0,
-                   found is not None and _under_heading(found.source, meta.heading))
+                   titled, reader_type)
     result = Extraction(kind=kind, method="template+econ" if template else "econ",
                         title=meta.title, url=url)
     if template is not None:
         result.cluster, result.pages_learned = template.cluster, template.pages_learned
+    scored = _Scored(page, page_type, found, titled)
     if kind == "thread" and thread is not None:
         result.posts = thread.posts
         result.title, result.next_page = thread_title(page, meta.title), next_page(page)
         if page.has_ids:
             result.noise_ids, result.content_ids = thread_noise_map(page, thread.posts)
         result.method = "template+mibat" if template else "mibat"
-        result.confidence = 1.0
+        result.confidence = scored.confidence("thread", posts_text(thread.posts),
+                                              len(thread.posts))
         result.timing_ms = clock.done()
         return result
+    known_noise = noise + (thread.elements if thread else [])
+    if kind == "article" and found is not None and reader_type == "documentation":
+        found, rendered = _whole_document(page, meta, found, rendered, known_noise)
     if found is None or rendered is None or kind != "article":
-        if kind == "article":
-            result.kind = "other"  # article-like paragraphs, but no body ECON could find
+        result.kind = "other"  # no reader view; the main region for the corpus
+        main = main_container(page, found.source if found else None)
+        region = main_region(page, page.body if main is None else main, known_noise)
+        result.main_text = render_article(region.content, url, meta.title, meta.byline).text
+        if page.has_ids:
+            result.noise_ids, result.content_ids = region.noise_ids, region.content_ids
+        result.confidence = scored.confidence("other", result.main_text)
         result.timing_ms = clock.done()
         return result
     page.derived[CONTENT_ROOT] = found.source
@@ -104,9 +122,49 @@ def extract_page(page: Page, template: Template | None = None,
         article=article,
         noise_ids=found.noise_ids if page.has_ids else [],
         content_ids=found.content_ids if page.has_ids else [],
-        confidence=round(found.confidence, 3),
+        confidence=scored.confidence("article", rendered.text),
         timing_ms=clock.done(),
     )
+
+
+def posts_text(posts: list[Post]) -> str:
+    """A thread's text as the benches score it: each post's author, date and text lines,
+    posts apart by a blank line."""
+    return "\n\n".join("\n".join(part for part in (post.author, post.date, post.text) if part)
+                       for post in posts)
+
+
+@dataclass
+class _Scored:
+    """What the quality estimate of a result reads besides the result's own text."""
+
+    page: Page
+    page_type: PageType
+    found: ArticleContent | None
+    titled: bool
+
+    def features(self, kind: PageKind, text: str, posts: int = 0) -> dict[str, float]:
+        feats = result_features(page_features(self.page), type_features(self.page_type), kind,
+                                text, self.found, self.titled, posts)
+        self.page.derived["quality_features"] = feats  # read by bench/train_models.py
+        return feats
+
+    def confidence(self, kind: PageKind, text: str, posts: int = 0) -> float:
+        return round(estimate(self.features(kind, text, posts)), 3)
+
+
+def _whole_document(page: Page, meta: Metadata, found: ArticleContent,
+                    rendered: Rendered | None, noise: list[HtmlElement]
+                    ) -> tuple[ArticleContent, Rendered | None]:
+    """A documentation page's whole main container around ECON's body, without its sidebar,
+    table of contents and other furniture: ECON takes one section of a reference page, the
+    reader wants all of them, with their code, tables and headings."""
+    container = main_container(page, found.source)
+    if container is None or container is found.source \
+            or container not in found.source.iterancestors():
+        return found, rendered
+    region = main_region(page, container, noise)
+    return region, _render(region, page.url, meta)
 
 
 def _article_beside(page: Page, meta: Metadata, noise: list[HtmlElement],

@@ -73,6 +73,11 @@ class Extraction:
     many pages it learned from. For a thread, `posts` holds its records in page order and
     `title`/`url` say which thread it is (`article` is null); an article keeps its comments
     in `article.comments`.
+
+    `main_text` is the main content of a page of kind "other" as plain text (a listing's
+    items, a product's description, a service page's sections), for the corpus; it is empty
+    for articles and threads, whose text is `article.text` and the posts'. `confidence` is
+    the learned estimate of the result's quality (a predicted F1 in [0, 1], see `quality`).
     """
 
     kind: PageKind
@@ -87,6 +92,7 @@ class Extraction:
     pages_learned: int = 0
     title: str | None = None
     url: str | None = None
+    main_text: str = ""
     next_page: str | None = None
     """A thread's next page when it has more pages (None otherwise)."""
 

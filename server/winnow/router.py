@@ -62,12 +62,21 @@ def looks_like_article(page: Page) -> bool:
     return False
 
 
-def route(page: Page, content_text: str, page_chars: int, titled: bool = False) -> PageKind:
-    """Decide the page type: an article when the page passes the cheap check, when ECON
+READERLESS_TYPES = frozenset({"listing", "product", "service"})
+"""Page types (`pagetype`) that get no reader view: a listing, a product or a service page
+is not read as prose; its main region still goes to the corpus as `main_text`."""
+
+
+def route(page: Page, content_text: str, page_chars: int, titled: bool = False,
+          page_type: str = "article") -> PageKind:
+    """Decide the page kind: "other" for a page whose type (`page_type`, see `pagetype`) is
+    one of READERLESS_TYPES; else an article when the page passes the cheap check, when ECON
     found a body of real length, when the body sits right under the page's title heading
     (`titled`: a photo post's caption is short but is the post), or when the body is most
     of a tiny page (then it is the page's message, not a fragment of a portal); anything
     else is "other", no reader view."""
+    if page_type in READERLESS_TYPES:
+        return "other"
     length = weighted_length(content_text)
     if looks_like_article(page) or length >= MIN_CONTENT_CHARS:
         return "article"

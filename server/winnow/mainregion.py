@@ -1,0 +1,74 @@
+"""The page's main region: the whole main content of pages that are not one article body.
+
+A documentation page spreads over sections ECON sees as separate bodies, and a listing, a
+product or a service page holds its content in many blocks; their main content is the page's
+own main container (`<main>`, `role="main"`, or a lone `<article>`) or, without one, the body,
+less what is plainly page furniture: header, navigation, sidebars, footers, forms and the
+blocks whose class or role says noise (`article.is_noise_hint`), plus any elements the caller
+knows are noise (a learned template's, a thread's records). The region is returned as a copy
+without those parts and with the page's content and noise labels, as an `ArticleContent`, so
+it renders and maps like ECON's body. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+
+from winnow import econ
+from winnow.article import ArticleContent, is_noise_hint, label_regions
+from winnow.page import HtmlElement, Page, wn_id
+
+FURNITURE_TAGS = frozenset({"header", "nav", "footer", "aside"})
+"""Tags that hold page furniture inside a main region (a docs page's sidebar and table of
+contents are `nav` or `aside`, or named so)."""
+
+MAIN_XPATH = "descendant::main | descendant::*[@role='main']"
+
+
+def main_container(page: Page, near: HtmlElement | None = None) -> HtmlElement | None:
+    """The page's main container: the `<main>` or `role="main"` element holding `near` (the
+    body ECON chose) when there is one, else the largest; a lone `<article>` when the page
+    has neither; None when the page names no main container."""
+    body = page.body
+    mains = [el for el in body.xpath(MAIN_XPATH) if isinstance(el, HtmlElement)]
+    if near is not None:
+        holding = [el for el in mains if el is near or el in near.iterancestors()]
+        if holding:
+            return holding[-1]  # the innermost
+    if mains:
+        return max(mains, key=lambda el: len(el.text_content()))
+    articles = body.findall(".//article")
+    return articles[0] if len(articles) == 1 else None
+
+
+def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
+                ) -> ArticleContent:
+    """`root` without its furniture and the given `noise`, with the page's labels."""
+    stats = econ.collect_stats(page.body)
+    start = stats.index[root]
+    given = {stats.index[el] for el in noise if el in stats.index}
+    drop: list[int] = []
+    i = start + 1
+    while i < stats.end[start]:
+        el = stats.elements[i]
+        if i in given or el.tag in FURNITURE_TAGS or is_noise_hint(el):
+            drop.append(i)
+            i = stats.end[i]
+        else:
+            i += 1
+    clone = copy.deepcopy(root)
+    clone.tail = None
+    twins = list(clone.iter())
+    for i in drop:
+        twin = twins[i - start]
+        if twin.getparent() is not None:
+            twin.drop_tree()
+    content, dropped = label_regions(stats, start, set(drop))
+    return ArticleContent(clone, root, _ids(stats, content), _ids(stats, dropped), "region",
+                          0.0, stats.chars[0])
+
+
+def _ids(stats: econ.TreeStats, indices: list[int]) -> list[int]:
+    ids = (wn_id(stats.elements[i]) for i in indices)
+    return sorted(i for i in ids if i is not None)

@@ -1,0 +1,248 @@
+"""Cheap numeric features of a parsed page, for the page-type classifier and the quality model.
+
+One pass over the body's elements counts tags, class and id tokens by theme, repeated sibling
+structures (product grids, teaser lists), link, code and table text; the URL's path tokens,
+JSON-LD `@type`s and `og:type` add what the site says the page is. Every feature is a float
+named in `PAGE_FEATURES`; models trained offline (`bench/train_models.py`) read them by name,
+so adding a feature never shifts another. The module is pure: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import lxml.etree as etree
+from lxml.html import HtmlElement
+
+from winnow.page import Page
+
+Features = dict[str, float]
+
+COUNTED_TAGS = ("p", "a", "li", "pre", "code", "table", "tr", "h1", "h2", "h3", "h4", "form",
+                "img", "article", "section", "dl", "nav", "aside", "time", "blockquote", "main",
+                "figure", "ul", "ol", "label")
+"""Tags whose counts (per 100 elements, and in log) are features."""
+
+MIN_REPEAT_CHILDREN = 4
+"""Children an element needs before its most common child kind counts as a repeated
+structure (a product grid, a list of teasers, a thread's posts)."""
+
+NAME_THEMES: dict[str, frozenset[str]] = {
+    "forum": frozenset("post posts comment comments reply replies answer answers vote votes "
+                       "thread threads topic topics forum forums message messages question "
+                       "questions userinfo username avatar signature quote".split()),
+    "product": frozenset("price prices cart basket product products sku rating ratings "
+                         "review reviews stock checkout buy shop wishlist quantity qty "
+                         "variant variants swatch".split()),
+    "docs": frozenset("toc doc docs documentation api sphinx highlight sourcecode syntax "
+                      "headerlink md rst docutils admonition literal signature sig "
+                      "theme manual reference".split()),
+    "listing": frozenset("card cards grid tile tiles teaser teasers item items list listing "
+                         "results result pagination pager archive feed thumb thumbnail "
+                         "excerpt collection".split()),
+    "article": frozenset("article story entry byline author headline dateline body lede "
+                         "published hentry".split()),
+    "service": frozenset("hero cta contact services service testimonial testimonials "
+                         "pricing plan plans features feature team faq accordion "
+                         "banner".split()),
+}
+"""Class and id tokens counted per theme: what the page's markup names its blocks."""
+
+URL_THEMES: dict[str, frozenset[str]] = {
+    "docs": frozenset("docs doc documentation api reference manual guide guides tutorial "
+                      "tutorials wiki library userguide howto handbook learn kb "
+                      "knowledgebase help latest stable en-us".split()),
+    "product": frozenset("product products p dp item items shop store buy sku "
+                         "catalog".split()),
+    "forum": frozenset("forum forums thread threads topic topics t questions question q "
+                       "community discussion discussions viewtopic showthread board "
+                       "boards r comments".split()),
+    "listing": frozenset("category categories tag tags list lists archive archives search "
+                         "collections collection page news blog blogs events directory "
+                         "browse all shows".split()),
+    "service": frozenset("service services pricing about contact solutions solution "
+                         "features plans team company careers locations".split()),
+    "article": frozenset("article articles story stories post posts news blog opinion "
+                         "press".split()),
+}
+"""URL path tokens counted per theme."""
+
+LD_TYPES: dict[str, frozenset[str]] = {
+    "article": frozenset({"article", "newsarticle", "blogposting", "reportagenewsarticle",
+                          "opinionnewsarticle", "analysisnewsarticle", "scholarlyarticle"}),
+    "docs": frozenset({"techarticle", "apireference", "howto"}),
+    "product": frozenset({"product", "offer", "aggregateoffer", "productgroup", "car",
+                          "book", "softwareapplication"}),
+    "forum": frozenset({"qapage", "discussionforumposting", "question", "answer",
+                        "socialmediaposting", "comment"}),
+    "listing": frozenset({"collectionpage", "itemlist", "searchresultspage",
+                          "breadcrumblist"}),
+    "service": frozenset({"service", "localbusiness", "organization", "professionalservice",
+                          "faqpage", "contactpage", "aboutpage", "event"}),
+}
+"""JSON-LD `@type`s (lower-cased) counted per theme."""
+
+OG_TYPES = ("article", "product", "website", "profile", "book", "video")
+"""og:type values that are each a feature."""
+
+MAX_LD_NODES = 200
+"""JSON-LD nodes walked at most (a catalogue's graph can be huge; the types come early)."""
+
+_NAME_TOKEN_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_URL_TOKEN_RE = re.compile(r"[a-z]+")
+_PRICE_RE = re.compile(r"[$€£¥₹]\s?\d|\d(?:[.,]\d\d)?\s?(?:€|EUR|USD|zł|kr)\b")
+_DATE_PATH_RE = re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/)?")
+_SENTENCE_RE = re.compile(r"[.!?。！？](?:\s|$)")
+
+
+def page_features(page: Page) -> Features:
+    """The page's features; computed once per page and cached in `page.derived`."""
+    cached = page.derived.get("page_features")
+    if cached is None:
+        cached = _compute(page)
+        page.derived["page_features"] = cached
+    return dict(cached)
+
+
+def _compute(page: Page) -> Features:
+    body = page.body
+    elements = list(body.iter(etree.Element))
+    n = max(1, len(elements))
+    tags = Counter(el.tag for el in elements)
+    text = body.text_content()
+    chars = max(1, len(text.strip()))
+    feats: Features = {"log_elements": math.log1p(n), "log_chars": math.log1p(chars),
+                       "chars_per_element": chars / n}
+    for tag in COUNTED_TAGS:
+        feats[f"tag_{tag}"] = 100.0 * tags.get(tag, 0) / n
+        feats[f"log_{tag}"] = math.log1p(tags.get(tag, 0))
+    feats["link_density"] = _share(body.iter("a"), chars)
+    feats["code_share"] = _share(body.iter("pre"), chars)
+    feats["table_share"] = _share(body.iter("table"), chars)
+    feats["list_share"] = _share(_outer(body.iter("ul", "ol")), chars)
+    feats["heading_share"] = _share(body.iter("h1", "h2", "h3", "h4", "h5", "h6"), chars)
+    feats.update(_repeats(elements))
+    feats.update(_name_themes(body, n))
+    feats.update(_url_themes(page.url))
+    feats.update(_ld_themes(page.json_ld))
+    feats.update(_og_types(page.root))
+    feats["log_prices"] = math.log1p(len(_PRICE_RE.findall(text)))
+    feats["sentences_per_kchar"] = 1000.0 * len(_SENTENCE_RE.findall(text)) / chars
+    feats["longest_p"] = math.log1p(max((len(p.text_content()) for p in body.iter("p")),
+                                        default=0))
+    return feats
+
+
+def _share(els: Iterable[HtmlElement], chars: int) -> float:
+    return min(1.0, sum(len(el.text_content()) for el in els) / chars)
+
+
+def _outer(els: Iterable[HtmlElement]) -> Iterator[HtmlElement]:
+    """The elements of `els` that are not inside an earlier one (nested lists count once)."""
+    last: HtmlElement | None = None
+    for el in els:
+        if last is not None and last in el.iterancestors():
+            continue
+        last = el
+        yield el
+
+
+def _repeats(elements: list[HtmlElement]) -> Features:
+    """The largest run of same-kind children under one parent, and how many parents hold a
+    repeated structure."""
+    best = groups = 0
+    for el in elements:
+        if len(el) < MIN_REPEAT_CHILDREN:
+            continue
+        kinds = Counter((c.tag, c.get("class")) for c in el if isinstance(c.tag, str))
+        if not kinds:
+            continue
+        top = kinds.most_common(1)[0][1]
+        if top >= MIN_REPEAT_CHILDREN:
+            groups += 1
+            best = max(best, top)
+    return {"log_max_repeat": math.log1p(best), "log_repeat_groups": math.log1p(groups)}
+
+
+def name_tokens(names: str) -> frozenset[str]:
+    """Lower-cased word tokens of class and id values: `l-sidebar_fixed postBody2` gives
+    l, sidebar, fixed, post, body."""
+    return frozenset(t.lower() for t in _NAME_TOKEN_RE.findall(names))
+
+
+def _name_themes(body: HtmlElement, n: int) -> Features:
+    """Per theme, the class and id words naming it, per 100 elements (pages repeat a few
+    words many times, so each distinct word is tokenized once)."""
+    values = body.xpath("descendant-or-self::*/@class | descendant-or-self::*/@id")
+    words = Counter(" ".join(values).split())
+    counts = dict.fromkeys(NAME_THEMES, 0)
+    for word, count in words.items():
+        for theme in _themes_named(word):
+            counts[theme] += count
+    return {f"names_{theme}": 100.0 * count / n for theme, count in counts.items()}
+
+
+@functools.lru_cache(maxsize=16384)
+def _themes_named(word: str) -> tuple[str, ...]:
+    """The NAME_THEMES one class or id word names (`product-price` names product)."""
+    tokens = name_tokens(word)
+    return tuple(theme for theme, names in NAME_THEMES.items() if not names.isdisjoint(tokens))
+
+
+def _url_themes(url: str | None) -> Features:
+    parts = urlsplit(url or "")
+    path = parts.path.lower()
+    tokens = _URL_TOKEN_RE.findall(path)
+    feats: Features = {f"url_{theme}": float(sum(t in words for t in tokens))
+                       for theme, words in URL_THEMES.items()}
+    segments = [s for s in path.split("/") if s]
+    last = segments[-1] if segments else ""
+    feats["url_depth"] = float(len(segments))
+    feats["url_slug_words"] = float(len(re.split(r"[-_]", last))) if last else 0.0
+    feats["url_date"] = 1.0 if _DATE_PATH_RE.search(path) else 0.0
+    feats["url_query"] = 1.0 if parts.query else 0.0
+    feats["url_root"] = 1.0 if not segments else 0.0
+    feats["url_ext_doc"] = 1.0 if last.endswith((".html", ".htm")) else 0.0
+    return feats
+
+
+def _ld_themes(blocks: list[Any]) -> Features:
+    found = dict.fromkeys(LD_TYPES, 0.0)
+    for kind in _ld_types(blocks):
+        for theme, names in LD_TYPES.items():
+            if kind in names:
+                found[theme] = 1.0
+    return {f"ld_{theme}": value for theme, value in found.items()}
+
+
+def _ld_types(blocks: list[Any]) -> Iterator[str]:
+    """Lower-cased `@type` values of the JSON-LD nodes, breadth first, MAX_LD_NODES at most."""
+    queue: list[Any] = list(blocks)
+    seen = 0
+    while queue and seen < MAX_LD_NODES:
+        node = queue.pop(0)
+        seen += 1
+        if isinstance(node, list):
+            queue.extend(node)
+        elif isinstance(node, dict):
+            kind = node.get("@type")
+            for value in kind if isinstance(kind, list) else [kind]:
+                if isinstance(value, str):
+                    yield value.lower()
+            queue.extend(v for v in node.values() if isinstance(v, dict | list))
+
+
+def _og_types(root: HtmlElement) -> Features:
+    value = ""
+    head = root.find("head")
+    for meta in (head if head is not None else root).iter("meta"):
+        if (meta.get("property") or meta.get("name") or "").lower() == "og:type":
+            value = (meta.get("content") or "").strip().lower()
+            break
+    return {f"og_{kind}": 1.0 if value.startswith(kind) else 0.0 for kind in OG_TYPES}
