@@ -93,3 +93,19 @@ def test_the_noise_map_of_a_thread_outlines_posts_and_the_rest() -> None:
     tags = {int(el.get("data-wn")): el.tag for el in root.iter() if el.get("data-wn")}
     assert {tags[i] for i in result.noise_ids} >= {"nav", "footer"}
     assert not set(result.noise_ids) & set(result.content_ids)
+
+
+def below_record(i: int, name: str, text: str) -> str:
+    """The post's text first, its date line below it, then a short likes line."""
+    return (f'<div class="c"><div class="who"><a class="username" href="/u/{name}">{name}</a>'
+            f'</div><div class="txt"><p>{text}</p></div><div class="d">November {i}, 2025'
+            f' · <a href="#r{i}">Reply</a></div><div class="l">{i} people like this</div></div>')
+
+
+def test_the_body_is_the_side_of_the_date_line_with_more_text() -> None:
+    html = ("<html><body><h1>Build fails</h1><div class='list'>" + "".join(
+        below_record(i, n, t) for i, (n, t) in enumerate(
+            zip(["ann", "bob", "ann"], THREAD_TEXTS, strict=True), 1)) + "</div></body></html>")
+    result = winnow.extract(html, "https://forum.example/t/10", now=NOW)
+    assert result.kind == "thread"
+    assert [post.text for post in result.posts] == THREAD_TEXTS

@@ -103,9 +103,20 @@ def locate_body(dom: RecordView, record: Sequence[int], landmarks: Sequence[int]
         first, last = shown.index(heads[0]), shown.index(heads[-1])
         after = strip_leading(dom, [k for k in shown[last + 1:]
                                      if not _comment_list(dom, k)], title)
+        before = strip_leading(dom, shown[:first], title)
+        above = strip_leading(dom, [k for k in shown[:last] if k not in heads], title)
+        if after and above and _prose_chars(dom, above) > _prose_chars(dom, after):
+            return cut_body(node, above, None)  # the date line sits below the post
         if after or (node is not None and tree.tails[heads[-1]]):
             return cut_body(node, after, heads[-1])
-        return cut_body(node, strip_leading(dom, shown[:first], title), None)
+        return cut_body(node, before, None)
+
+
+def _prose_chars(dom: RecordView, kids: Sequence[int]) -> int:
+    """The text of `kids` outside control bars and comment lists: what a side of the date
+    line holds of a post."""
+    return sum(dom.text_len[k] for k in kids
+               if not _is_bar(dom, k) and not _comment_list(dom, k))
 
 
 def is_shown(dom: RecordView, v: int) -> bool:
