@@ -263,9 +263,11 @@ def test_controls_are_left_out_by_structure() -> None:
                  '<p onclick="track()">A paragraph with a handler stays.</p>'
                  '<div tabindex="-1">A scroll target stays.</div>'
                  '<a href="/x" onclick="track()">A link stays</a>'
-                 f'<div aria-expanded="true">{panel}</div>')
+                 f'<div aria-expanded="true">{panel}</div>'
+                 f'<div role="tablist"><div role="tab">{panel}</div></div>')
     assert out.text == ("Story text.\n\nA paragraph with a handler stays.\n\n"
-                        f"A scroll target stays.\n\nA link stays\n\n{panel.strip()}")
+                        f"A scroll target stays.\n\nA link stays\n\n{panel.strip()}"
+                        f"\n\n{panel.strip()}")
 
 
 def test_a_gallery_copy_of_a_figure_is_dropped() -> None:

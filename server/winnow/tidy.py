@@ -46,8 +46,8 @@ CLICKABLE_TAGS = frozenset({"div", "span", "li", "label", "i", "b", "em", "stron
 headings, links and images keep their role whatever scripts hang on them."""
 
 CONTROL_MAX_CHARS = 60
-"""A toggle, a clickable or a focusable element with more text than this holds content (an
-accordion's panel, a card that opens on click), so it is kept."""
+"""A widget, toggle, clickable or focusable element with more text than this holds content
+(an accordion whose panels carry role=tab, a card that opens on click), so it is kept."""
 
 CAPTIONS_ARE_THE_TEXT = 0.5
 """When captions hold more than this share of the body's text (a slideshow whose story is
@@ -107,13 +107,11 @@ def is_control(el: HtmlElement) -> bool:
     attrib = el.attrib
     if not attrib:
         return False
-    role = (attrib.get("role") or "").strip().lower()
-    if role in CONTROL_ROLES:
-        return True
+    widget = (attrib.get("role") or "").strip().lower() in CONTROL_ROLES
     toggle = any(name in attrib for name in TOGGLE_ATTRS)
     clickable = el.tag in CLICKABLE_TAGS and (
         "onclick" in attrib or not (attrib.get("tabindex") or "-").strip().startswith("-"))
-    return (toggle or clickable) and _short_text(el, CONTROL_MAX_CHARS)
+    return (widget or toggle or clickable) and _short_text(el, CONTROL_MAX_CHARS)
 
 
 def _short_text(el: HtmlElement, limit: int) -> bool:
