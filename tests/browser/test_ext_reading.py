@@ -144,6 +144,9 @@ def squash(text: str) -> str:
 
 def test_read_aloud_drives_speech_synthesis(browser: Browser, spoken_reader: Any) -> None:
     reader = spoken_reader
+    # Reading starts at the first block in view; a position kept from an earlier test of the
+    # same page may have scrolled this reader down.
+    reader.evaluate("scrollTo({top: 0, behavior: 'instant'})")
     reader.click("#listen")
     reader.wait_for_selector("#speech-panel:popover-open")
     voices = reader.eval_on_selector_all("#voice option", "els => els.map(el => el.value)")
@@ -334,6 +337,9 @@ def test_forget_this_site_from_the_popup(browser: Browser, winnow_server: Winnow
         popup.wait_for_selector("#collect-site:not([disabled])")
         popup.click("#collect-site")
         wait_for(lambda: popup.is_checked("#collect-site"), what="collection on")
+        wait_for(lambda: browser.worker.evaluate(
+            "chrome.scripting.getRegisteredContentScripts({ids: ['winnow-collect']})"),
+            what="the collecting script registered")
         for name in ("forget-1", "forget-2"):
             visited = browser.open(browser.pages.url(f"/plain/{name}"))
             visited.wait_for_load_state("load")
