@@ -5,14 +5,13 @@ Recognised by structure, not by lists of English words:
 
 * a **caption region** is a `<figcaption>`, a `<figure>` holding an image, or an element whose
   class or id names a caption or a photo credit as a whole token (`wp-caption-text`,
-  `imageCredit`, `photo_credit`) with an image in it or beside it; its text stays in the
-  reader's HTML and Markdown, beside its image, and is left out of `article.text`, which
-  gives the prose;
+  `imageCredit`, `photo_credit`); its text stays in the reader's HTML and Markdown, beside its
+  image, and is left out of `article.text`, which gives the prose;
 * a **control** is what a reader clicks rather than reads: an ARIA widget role (button, tab,
   switch...), a toggle (`aria-expanded`, `aria-controls`, `aria-pressed`), or a short generic
   element (div, span...) with a click handler or put in the tab order (`tabindex` 0 or more;
-  -1 only makes a scroll target focusable); its text ("hide caption", "expand", "show
-  more") never reaches the reader;
+  -1 only makes a scroll target focusable); its text ("hide
+  caption", "expand", "show more") never reaches the reader;
 * a **duplicate** is an image shown again (a gallery's second copy, a lazy loader's two
   copies) or a caption whose text was already shown: the later copy is dropped.
 """
@@ -33,15 +32,6 @@ CAPTION_TOKENS = frozenset({"caption", "captions", "figcaption", "credit", "cred
 CAPTION_MAX_CHARS = 1500
 """A region named as a caption holds at most this much text; a longer one is not a caption
 (a layout that reuses the word), so its text stays."""
-
-CAPTION_REACH = 1
-"""Ancestors of an element named as a caption searched for its image (wp-caption-text's
-parent holds the image; in deeper boxes the outermost element named as a caption is the
-one beside it)."""
-
-FIGURE_MAX_CHARS = 2000
-"""The box around a caption and its image holds at most this much text; a larger one is the
-page, not a figure."""
 
 CONTROL_ROLES = frozenset({"button", "switch", "tab", "tablist", "menuitem", "checkbox",
                            "radio", "slider", "spinbutton", "toolbar", "menubar", "menu"})
@@ -109,23 +99,7 @@ def is_caption_region(el: HtmlElement) -> bool:
     names = f"{el.get('class') or ''} {el.get('id') or ''}"
     if not names.strip() or CAPTION_TOKENS.isdisjoint(name_tokens(names)):
         return False
-    return _short_text(el, CAPTION_MAX_CHARS) and _beside_image(el)
-
-
-def _beside_image(el: HtmlElement) -> bool:
-    """True when an image lies in the element or in the figure-sized box around it (its
-    parent or grandparent, while they hold at most FIGURE_MAX_CHARS of text): a rating's
-    or a table's "caption" is not an image's."""
-    node: HtmlElement | None = el
-    for _ in range(CAPTION_REACH + 1):
-        if node is None:
-            return False
-        if next(node.iter("img", "picture"), None) is not None:
-            return True
-        node = node.getparent()
-        if node is not None and not _short_text(node, FIGURE_MAX_CHARS):
-            return False
-    return False
+    return _short_text(el, CAPTION_MAX_CHARS)
 
 
 def is_control(el: HtmlElement) -> bool:
