@@ -84,5 +84,6 @@ def test_offline_reader_says_how_to_start_and_try_again_works(
     # The server is back: the reader shows the article by itself, with no click.
     reader.wait_for_selector("html[data-state='article']", state="attached")
     assert "offline committee" in reader.inner_text("#body")
+    save_artifact(reader, "reader-back-online")
     reader.close()
     page.close()
