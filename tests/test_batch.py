@@ -175,7 +175,7 @@ def by_site(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[LocalCluster]:
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=":0", silence_logs=logging.ERROR) as local:
+                      dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR) as local:
         yield local
 
 
