@@ -109,3 +109,23 @@ def test_the_body_is_the_side_of_the_date_line_with_more_text() -> None:
     result = winnow.extract(html, "https://forum.example/t/10", now=NOW)
     assert result.kind == "thread"
     assert [post.text for post in result.posts] == THREAD_TEXTS
+
+
+def br_record(i: int, name: str, lines: list[str]) -> str:
+    """A post written without paragraphs: its lines are loose text between <br>s."""
+    return (f'<div class="p"><a class="username" href="/u/{name}">{name}</a> '
+            f'<span class="d">November {i}, 2025 10:0{i}</span><br>'
+            + "<br>".join(lines) + "</div>")
+
+
+def test_loose_text_after_br_is_kept() -> None:
+    posts = [["First line of the first post, written plainly.", "And its second line."],
+             ["The reply starts here, also without any paragraphs.", "Its last line."],
+             ["A third post, one line of it here.", "Then its closing line."]]
+    html = ("<html><body><h1>Plain posts</h1><div class='list'>" + "".join(
+        br_record(i, n, lines) for i, (n, lines) in enumerate(
+            zip(["ann", "bob", "cy"], posts, strict=True), 1)) + "</div></body></html>")
+    result = winnow.extract(html, "https://forum.example/t/11", now=NOW)
+    assert result.kind == "thread"
+    for post, lines in zip(result.posts, posts, strict=True):
+        assert lines[0] in post.text and lines[1] in post.text

@@ -101,7 +101,7 @@ def locate_body(dom: RecordView, record: Sequence[int], landmarks: Sequence[int]
             node, kids = big, tree.children[big]
             continue
         first, last = shown.index(heads[0]), shown.index(heads[-1])
-        after = strip_leading(dom, [k for k in shown[last + 1:]
+        after = strip_leading(dom, [k for k in _loose(dom, kids, heads[-1], node)
                                      if not _comment_list(dom, k)], title)
         before = strip_leading(dom, shown[:first], title)
         above = strip_leading(dom, [k for k in shown[:last] if k not in heads], title)
@@ -112,10 +112,18 @@ def locate_body(dom: RecordView, record: Sequence[int], landmarks: Sequence[int]
         return cut_body(node, before, None)
 
 
+def _loose(dom: RecordView, kids: Sequence[int], head: int, node: int | None) -> list[int]:
+    """The shown children after `head`, with those that only carry loose text after them
+    (`<br>` lines of a post written without paragraphs) when inside a node."""
+    at = list(kids).index(head)
+    return [k for k in kids[at + 1:] if is_shown(dom, k)
+            or (node is not None and not dom.hidden[k] and dom.tree.tails[k])]
+
+
 def _prose_chars(dom: RecordView, kids: Sequence[int]) -> int:
-    """The text of `kids` outside control bars and comment lists: what a side of the date
-    line holds of a post."""
-    return sum(dom.text_len[k] for k in kids
+    """The text of `kids` (and the loose text after them) outside control bars and comment
+    lists: what a side of the date line holds of a post."""
+    return sum(dom.text_len[k] + len(dom.tree.tails[k]) for k in kids
                if not _is_bar(dom, k) and not _comment_list(dom, k))
 
 
@@ -259,8 +267,8 @@ def body_element(view: RecordView, body: Body) -> HtmlElement:
         wrapper.text = view.elements[body.text_after].tail
     for v in body.keep:
         wrapper.append(_copy(view, v))
-    if len(wrapper):
-        wrapper[-1].tail = None
+    if len(wrapper) and body.node is None:
+        wrapper[-1].tail = None  # inside a node, loose text after the last child is the post's
     return wrapper
 
 
