@@ -48,3 +48,24 @@ def test_a_pivot_labelled_joined_loses_to_the_post_date() -> None:
     assert len(pivots) == 2
     assert member_date(dom, pivots[0]) and not member_date(dom, pivots[1])
     assert pick_pivot(dom, pivots) == pivots[1]
+
+
+def abbr_record(i: int, recent: bool) -> str:
+    """Recent dates in <abbr>, older ones in <span>, the same place in the template."""
+    tag = "abbr" if recent else "span"
+    return (f'<li class="msg"><div class="side"><a class="username" href="/u/{i}">m{i}</a>'
+            f'<dl><dt>Joined</dt><dd>Mar {i}, 2010</dd></dl></div>'
+            f'<div class="main"><div class="head"><a href="#p{i}"><{tag} class="dt">Nov {i}, '
+            f'2025 at 10:0{i} AM</{tag}></a></div>'
+            f'<div class="msg-body"><p>{TEXTS[(i - 1) % 3]}</p></div></div></li>')
+
+
+def test_dates_in_abbr_and_span_are_one_kind() -> None:
+    """Tree matching treats a date's own inline tag (span, abbr, time) as one tag: every
+    record is found, each with its own post date, not the member's."""
+    records = "".join(abbr_record(i, i > 2) for i in range(1, 5))
+    html = f"<html><body><h1>Image size</h1><ol class='list'>{records}</ol></body></html>"
+    result = winnow.extract(html, "https://bbs.example/t/2", now=NOW)
+    assert result.kind == "thread"
+    assert [p.published[:10] if p.published else None for p in result.posts] == \
+        ["2025-11-01", "2025-11-02", "2025-11-03", "2025-11-04"]

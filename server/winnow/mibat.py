@@ -33,6 +33,7 @@ The module is pure: it reads an lxml tree and returns records as lists of elemen
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -53,6 +54,7 @@ from winnow.tree import (
     normalize_space,
     read_tree,
 )
+from winnow.tree import _subtree_hashes as subtree_hashes
 
 PS_THRESHOLD = 0.5
 """Pivot-and-Siblings similarity a pair of anchor trees must exceed (DomainSimilarity > tau in
@@ -109,6 +111,12 @@ MARKS_XPATH = " | ".join(f"descendant-or-self::*/@{name}"
 """The DATE_ATTRS and HIDING_ATTRS of a subtree's elements: one XPath query finds the few
 elements with a date attribute and the few `page.is_hidden` may find hidden (a union of
 attribute paths is faster than testing attributes in a predicate)."""
+
+DATE_INLINE_TAGS = frozenset({"span", "abbr", "time"})
+"""Inline tags a page writes a date in: one tag for matching (`_dates_one_tag`)."""
+
+DATE_TAG = "time"
+"""The tag candidate pivots in DATE_INLINE_TAGS are matched as."""
 
 MAX_PIVOT_TEXT = 150
 """Nodes with more text than this are never pivots. The pivot is the lowest node *containing*
@@ -191,7 +199,24 @@ def dom_tree(root: HtmlElement) -> DomTree:
             counts[v] = 1
         if parents[v] >= 0:
             counts[parents[v]] += counts[v]
+    tree = _dates_one_tag(tree, cand, collapsed)
     return DomTree(tree, cand, below, text_len, hidden, collapsed, all_len)
+
+
+def _dates_one_tag(tree: Tree, cand: Sequence[bool], collapsed: Sequence[bool]) -> Tree:
+    """The tree with every candidate pivot written in a date's own inline tag
+    (DATE_INLINE_TAGS) tagged DATE_TAG: an engine that writes recent dates as `<abbr>` and
+    older ones as `<span>` still has records of one kind, and the real date keeps its place
+    in the matching."""
+    changed = [v for v, tag in enumerate(tree.tags) if (cand[v] or collapsed[v])
+               and tag in DATE_INLINE_TAGS and tag != DATE_TAG]
+    if not changed:
+        return tree
+    tags, labels = list(tree.tags), list(tree.labels)
+    for v in changed:
+        tags[v] = labels[v] = DATE_TAG
+    return dataclasses.replace(tree, tags=tuple(tags), labels=tuple(labels),
+                               hashes=subtree_hashes(labels, tree.children))
 
 
 def _marked(root: HtmlElement, index: dict[HtmlElement, int]) -> tuple[set[int], set[int]]:
