@@ -89,6 +89,9 @@ def test_html_to_text_separates_blocks() -> None:
             "<pre>keep\n  code</pre></div>")
     assert ev.html_to_text(html) == "Title\nHello world\nnext\na\nb\nx\ny\nc1\nc2\nkeep\ncode"
     assert ev.html_to_text("") == ""
+    figure = "<p>Prose.</p><figure><img src=a.jpg><figcaption>A caption</figcaption></figure>"
+    assert ev.html_to_text(figure) == "Prose.\nA caption"
+    assert ev.html_to_text(figure, without=ev.CAPTION_TAGS) == "Prose."
 
 
 def test_split_dragnet_gold_keeps_comments_apart() -> None:
