@@ -434,12 +434,10 @@ class Browser:
 
     def unregister_collecting(self) -> None:
         """Remove the collecting content script (the readable check stays registered)."""
-        self.worker.evaluate("""(async () => {
-            const ids = ['winnow-collect'];
-            if ((await chrome.scripting.getRegisteredContentScripts({ids})).length) {
-              await chrome.scripting.unregisterContentScripts({ids});
-            }
-        })()""")
+        # The background may remove it at the same moment (settings just reset): either way
+        # it is gone after this.
+        self.worker.evaluate("""chrome.scripting.unregisterContentScripts({ids: ['winnow-collect']})
+            .catch(() => {})""")
 
     def reset_settings(self) -> None:
         """Forget every setting (collection off), as after a fresh install."""
