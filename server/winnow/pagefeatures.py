@@ -9,12 +9,12 @@ so adding a feature never shifts another. The module is pure: no I/O, no clock.
 
 from __future__ import annotations
 
-import functools
 import math
+import operator
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import lxml.etree as etree
@@ -114,7 +114,7 @@ def _compute(page: Page) -> Features:
     body = page.body
     elements = list(body.iter(etree.Element))
     n = max(1, len(elements))
-    tags = Counter(el.tag for el in elements)
+    tags = Counter(map(_TAG, elements))
     text = body.text_content()
     chars = max(1, len(text.strip()))
     feats: Features = {"log_elements": math.log1p(n), "log_chars": math.log1p(chars),
@@ -137,6 +137,12 @@ def _compute(page: Page) -> Features:
     feats["longest_p"] = math.log1p(max((len(p.text_content()) for p in body.iter("p")),
                                         default=0))
     return feats
+
+
+_TAG = operator.attrgetter("tag")
+def _strings(xpath: etree.XPath, el: HtmlElement) -> list[str]:
+    """The strings an XPath selecting text nodes or attributes returns."""
+    return cast(list[str], xpath(el))
 
 
 def _share(els: Iterable[HtmlElement], chars: int) -> float:
@@ -170,29 +176,28 @@ def _repeats(elements: list[HtmlElement]) -> Features:
     return {"log_max_repeat": math.log1p(best), "log_repeat_groups": math.log1p(groups)}
 
 
-def name_tokens(names: str) -> frozenset[str]:
+def name_tokens(names: str) -> list[str]:
     """Lower-cased word tokens of class and id values: `l-sidebar_fixed postBody2` gives
     l, sidebar, fixed, post, body."""
-    return frozenset(t.lower() for t in _NAME_TOKEN_RE.findall(names))
+    return [t.lower() for t in _NAME_TOKEN_RE.findall(names)]
+
+
+_NAMES_XPATH = etree.XPath("descendant-or-self::*/@class | descendant-or-self::*/@id")
+_THEMES_OF_TOKEN: dict[str, tuple[str, ...]] = {}
+for _theme, _words in NAME_THEMES.items():
+    for _word in _words:
+        _THEMES_OF_TOKEN[_word] = (*_THEMES_OF_TOKEN.get(_word, ()), _theme)
 
 
 def _name_themes(body: HtmlElement, n: int) -> Features:
-    """Per theme, the class and id words naming it, per 100 elements (pages repeat a few
-    words many times, so each distinct word is tokenized once)."""
-    values = body.xpath("descendant-or-self::*/@class | descendant-or-self::*/@id")
-    words = Counter(" ".join(values).split())
+    """Per theme, the class and id tokens naming it, per 100 elements (one tokenizing pass
+    over all the page's class and id values)."""
+    tokens = Counter(_NAME_TOKEN_RE.findall(" ".join(_strings(_NAMES_XPATH, body))))
     counts = dict.fromkeys(NAME_THEMES, 0)
-    for word, count in words.items():
-        for theme in _themes_named(word):
+    for token, count in tokens.items():
+        for theme in _THEMES_OF_TOKEN.get(token.lower(), ()):
             counts[theme] += count
     return {f"names_{theme}": 100.0 * count / n for theme, count in counts.items()}
-
-
-@functools.lru_cache(maxsize=16384)
-def _themes_named(word: str) -> tuple[str, ...]:
-    """The NAME_THEMES one class or id word names (`product-price` names product)."""
-    tokens = name_tokens(word)
-    return tuple(theme for theme, names in NAME_THEMES.items() if not names.isdisjoint(tokens))
 
 
 def _url_themes(url: str | None) -> Features:

@@ -25,7 +25,9 @@ MODEL_NAME = "quality"
 
 RETRY_BELOW = 0.5
 """An article body whose estimate is below this is retried with looser rules (the retry is
-kept only when the article module's strict acceptance rule takes it)."""
+kept only when the article module's strict acceptance rule takes it). On the article sets'
+tune pages, thresholds from 0.4 to 0.6 change the same 20 of 1,084 bodies against the
+article module's own trigger, each for the better on average (+0.006 F1 per page)."""
 
 PROSE_LINE_CHARS = 80
 """A line of text at least this long with a sentence mark in it counts as prose."""
