@@ -338,8 +338,9 @@ def test_forget_this_site_from_the_popup(browser: Browser, winnow_server: Winnow
         popup.click("#collect-site")
         wait_for(lambda: popup.is_checked("#collect-site"), what="collection on")
         wait_for(lambda: browser.worker.evaluate(
-            "chrome.scripting.getRegisteredContentScripts({ids: ['winnow-collect']})"),
-            what="the collecting script registered")
+            "chrome.scripting.getRegisteredContentScripts({ids: ['winnow-collect']})"
+            f".then((found) => found.some((s) => s.matches.some((m) => m.includes('{site}'))))"),
+            what="the collecting script registered for the site")
         for name in ("forget-1", "forget-2"):
             visited = browser.open(browser.pages.url(f"/plain/{name}"))
             visited.wait_for_load_state("load")
