@@ -125,7 +125,9 @@ def unsigned_record(day: int, text: str) -> str:
 
 
 def test_unsigned_records_of_free_text_are_posts_when_nothing_is_signed() -> None:
-    html = page([unsigned_record(d, t) for d, t in enumerate(TEXTS, 1)])
+    """Unsigned, dated records of free text in a section named for comments are posts."""
+    html = page(["<div class='comments'>"] + [unsigned_record(d, t)
+                                             for d, t in enumerate(TEXTS, 1)] + ["</div>"])
     result = winnow.extract(html, "https://board.example/t/3", now=NOW)
     assert result.kind == "thread"
     assert [p.text for p in result.posts] == list(TEXTS)

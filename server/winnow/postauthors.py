@@ -37,12 +37,22 @@ MIN_LABEL_RECORDS = 3
 """Records needed before a text shared by all of them is taken for a label (two posts by
 one person are a thread too)."""
 
+MIN_COMPARED_RECORDS = 2
+"""Records a place must be compared across to be the author's."""
+
 MAX_NAME_WORDS = 4
 """Words a name may have; longer short texts are titles or sentences."""
 
 LABEL_VALUE_RE = re.compile(r"^[^:]{1,30}:\s*\S|^[\d.,]+\s*[kKmM]?\s+[^\W\d_]+\.?$")
 """A "Label: value" line of a user block ("Posts: 710", "Registered: 2016-07-02") or a
 count ("3 Antworten", "12 replies"): never a name."""
+
+NOT_NAME_CONTAINERS = frozenset({"pre", "code", "figure", "figcaption"})
+"""Elements whose short texts are never a poster's name by place: code, references in a
+preformatted page, photo captions and credits."""
+
+BY_LABEL_RE = re.compile(r"(?<![^\W\d_])(?:by|von|par|por|door|di|от)\s", re.I)
+"""A "by" label anywhere in a short text: a credit or a byline, not a name alone."""
 
 Place = tuple[tuple[str, str], ...]
 """Where a node sits in its record: the (tag, class) steps from the record's root."""
@@ -65,6 +75,8 @@ def place_authors(views: Sequence[RecordView], records: Sequence[Sequence[int]],
     place qualifies (or for a record that lacks the place). Where some records' authors are
     already `named` (by class words or a profile link), the place most of those lie at is
     the author's place."""
+    if len(records) < MIN_COMPARED_RECORDS:
+        return [None] * len(records)  # one record has nothing to compare its places with
     places: dict[Place, _Place] = {}
     at: dict[int, Place] = {}
     for n, (view, record) in enumerate(zip(views, records, strict=True)):
@@ -132,8 +144,10 @@ def _holds_name(view: RecordView, v: int) -> bool:
         return False
     if el.tag in HEADING_TAGS or any(a.tag in HEADING_TAGS for a in el.iterancestors()):
         return False  # a heading titles a section: a name by place is never one
-    if _bold_line(view, v):
+    if _bold_line(view, v) or any(a.tag in NOT_NAME_CONTAINERS for a in el.iterancestors()):
         return False
+    if BY_LABEL_RE.search(name_text(view, v)):
+        return False  # "Photo by X": a credit, not a poster's name
     if el.tag == "a" and view.tree.children[v] and view.tree.texts[v]:
         return False  # a link with text and markup mixed is prose, not a name
     text = name_text(view, v)

@@ -41,10 +41,12 @@ PROFILE_HREF_RE = re.compile(
 NOT_AUTHOR_RE = re.compile(
     r"^(?:reply|quote|report|share|link|permalink|edit|delete|like|flag|parent|next|prev|"
     r"profile|message|pm|e-?mail|website|homepage|top|(?:post )?history|posts|"
-    r"antworten|zitieren|melden|répondre|citer|responder|citar|ответить|#\d+)"
+    r"antworten|zitieren|melden|répondre|citer|responder|citar|ответить|#\d+|"
+    r"name|your name|user ?name|author|nickname)"
     r"(?:$|\s|[:.!,])", re.I)
-"""Link texts of the template part that are actions, never a name: matched as a whole word
-at the start, so "Répondre en citant le message" and "Reply to this" are actions too."""
+"""Link texts of the template part that are actions (or a form's "Name" label), never a
+name: matched as a whole word at the start, so "Répondre en citant le message" and "Reply to
+this" are actions too."""
 
 INITIALS_RE = re.compile(r"^(?:[^\W\d_]|[^\W\d_a-z]{2})\.?$")
 """One letter, or two capitals, alone (an avatar's initials, "D", "JD"): never a name on

@@ -84,9 +84,9 @@ MAX_REGION_TRIES = 3
 MIN_FREE_TEXT_CHARS = 40
 """Characters a record of an unsigned region needs to count as someone's writing."""
 
-MIN_UNSIGNED_RECORDS = 3
-"""Records an unsigned region needs to be read as posts: an article's two dated sections
-(live updates, a timeline) are no thread."""
+MIN_UNSIGNED_RECORDS = 4
+"""Records an unsigned region needs to be read as posts: an article's few dated sections
+(live updates, photos with dated captions) are no thread."""
 
 PROSE_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "b", "em", "i", "a",
                         "span", "br", "blockquote", "ul", "ol", "figure", "img"})
@@ -128,8 +128,8 @@ class Thread:
     learned: bool = False
     """True when the records come from a site's learned record template."""
     unsigned: bool = False
-    """True when no region was signed and this one was taken for its free text (most of its
-    posts dated): its posts stand without authors."""
+    """True when no region was signed and this one, named for comments, was taken for its
+    free text (most of its posts dated): its posts stand without authors."""
 
     def post_chars(self) -> list[int]:
         """The text length of each post."""
@@ -244,7 +244,7 @@ def find_thread(page: Page, context: PageContext,
         return _thread(dom, lone, context)
     for region, signing in zip(tried, signings, strict=True):
         if signing == UNSIGNED and len(region.records) >= MIN_UNSIGNED_RECORDS \
-                and _free_text(dom, region):
+                and in_comments(dom, region) and _free_text(dom, region):
             thread = _thread(dom, region, context, unsigned=True)
             dated = sum(1 for post in thread.posts if post.date)
             if dated * 2 > len(thread.posts) and thread.are_posts():
