@@ -554,12 +554,13 @@ def content_text(result: Extraction) -> str:
     thread's posts, each as its author line, date line and text (as WCXB's forum gold writes
     them); else the main text of a page that is neither (`main_text`, where the result has
     one)."""
+    from winnow.extractor import posts_text
+
     if result.article is not None:
         return result.article.text
     if result.posts:
-        return "\n\n".join("\n".join(part for part in (post.author, post.date, post.text) if part)
-                           for post in result.posts)
-    return str(getattr(result, "main_text", "") or "")
+        return posts_text(result.posts)
+    return result.main_text or ""
 
 
 def extract_text(html: bytes, url: str | None) -> tuple[str, str | None]:
