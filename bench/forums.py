@@ -173,8 +173,9 @@ def route_forums(cases: Sequence[ev.ForumCase]) -> Routing:
 
 def route_articles(set_name: str) -> Routing:
     """An article page without gold comments is misrouted when it comes back as a thread (a
-    page with comments may be read as a discussion). On dragnet, also measure
-    the gold comments: shingle recall in `article.comments`, share leaked into the body."""
+    page with comments may be read as a discussion; WCXB's other page types are not counted).
+    On dragnet, also measure the gold comments: shingle recall in `article.comments`, share
+    leaked into the body."""
     kinds: Counter[str] = Counter()
     routing = Routing(set_name, kinds, [])
     recalls, leaks = [], []
@@ -186,8 +187,8 @@ def route_articles(set_name: str) -> Routing:
             continue
         kind = _kind_label(result)
         kinds[kind] += 1
-        if kind == "thread" and not case.comments:
-            routing.misrouted.append(case.id)
+        if kind == "thread" and not case.comments and case.page_type == "article":
+            routing.misrouted.append(case.id)  # wcxb's forum pages are threads
         comments = "\n\n".join(post.text for post in export_posts(result)) \
             if result.article is not None else ""
         if case.comments and case.comments.strip():
