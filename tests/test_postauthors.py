@@ -188,3 +188,15 @@ def test_bold_lines_heading_runs_of_paragraphs_are_no_thread() -> None:
             "</div></body></html>")
     result = winnow.extract(html, "https://news.example/whats-on", now=NOW)
     assert result.kind == "article"
+
+
+def test_labels_that_never_recur_are_no_names() -> None:
+    """A list of four books, each with its genre where a name could stand: on four records
+    or more, a thread's names recur (someone posts twice), genres of a list need not."""
+    genres = ["Science Fiction", "Chick Lit", "Gothic", "Romance"]
+    items = "".join(
+        f"<li><div class='g'><span>{g}</span></div><div class='d'>June {d}, 2025</div>"
+        f"<div class='x'><p>{TEXTS[d - 1]}</p></div></li>" for d, g in enumerate(genres, 1))
+    html = page([f"<ul class='books'>{items}</ul>"])
+    result = winnow.extract(html, "https://books.example/new", now=NOW)
+    assert result.kind != "thread"

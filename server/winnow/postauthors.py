@@ -40,6 +40,12 @@ one person are a thread too)."""
 MIN_COMPARED_RECORDS = 2
 """Records a place must be compared across to be the author's."""
 
+MIN_RECURRING_RECORDS = 4
+"""Records from which on a thread's names must recur at their place (someone posts twice)."""
+
+MAX_NAME_LINE_CHARS = 80
+"""A paragraph longer than this is prose: a short text inside it is no name by place."""
+
 MAX_NAME_WORDS = 4
 """Words a name may have; longer short texts are titles or sentences."""
 
@@ -100,7 +106,8 @@ def _best_place(places: dict[Place, _Place], n: int) -> _Place | None:
     """The author's place: held by most records, not one repeated label; links and names
     that recur across records first, then the place met first in a record."""
     qualified = [p for p in places.values()
-                 if len(p.records) > MIN_PLACE_SHARE * n and not _label(p, n)]
+                 if len(p.records) > MIN_PLACE_SHARE * n and not _label(p, n)
+                 and (n < MIN_RECURRING_RECORDS or _recurring(p))]
     if not qualified:
         return None
 
@@ -112,6 +119,12 @@ def _best_place(places: dict[Place, _Place], n: int) -> _Place | None:
                 p.first_rank)
 
     return min(qualified, key=rank)
+
+
+def _recurring(place: _Place) -> bool:
+    """True when some text stands at this place in two records: a poster who posts twice
+    (genre labels and teaser titles of a list differ from record to record)."""
+    return any(count > 1 for count in Counter(place.texts.values()).values())
 
 
 def _label(place: _Place, n: int) -> bool:
@@ -142,6 +155,8 @@ def _holds_name(view: RecordView, v: int) -> bool:
     el = view.elements[v]
     if el.tag != "a" and not view.tree.texts[v]:
         return False
+    if view.text_len[v] > MAX_NAME_LINE_CHARS:
+        return False  # the opening words of a paragraph, not a name
     if el.tag in HEADING_TAGS or any(a.tag in HEADING_TAGS for a in el.iterancestors()):
         return False  # a heading titles a section: a name by place is never one
     if _bold_line(view, v) or any(a.tag in NOT_NAME_CONTAINERS for a in el.iterancestors()):
@@ -151,19 +166,26 @@ def _holds_name(view: RecordView, v: int) -> bool:
     if el.tag == "a" and view.tree.children[v] and view.tree.texts[v]:
         return False  # a link with text and markup mixed is prose, not a name
     text = name_text(view, v)
-    return len(text.split()) <= MAX_NAME_WORDS and not LABEL_VALUE_RE.match(text) \
+    words = text.split()
+    lower = sum(1 for word in words if word[:1].islower())
+    if len(words) > 2 and lower * 2 >= len(words):
+        return False  # a phrase ("CES starts 2026's conference"), not a name
+    return len(words) <= MAX_NAME_WORDS and not LABEL_VALUE_RE.match(text) \
         and is_name_text(view, v, text)
 
 
 def _bold_line(view: RecordView, v: int) -> bool:
-    """True for a paragraph's whole text in bold (`<p><strong>Music</strong></p>`): the
-    heading of an article's section, not a poster's name."""
+    """True for a paragraph's whole text in bold (`<p><strong>Music</strong></p>`), the
+    heading of an article's section, or a bold phrase inside a paragraph of prose: not a
+    poster's name."""
     el = view.elements[v]
     if el.tag == "p":
         return False
     paragraph = next((a for a in el.iterancestors() if a.tag in BLOCK_TAGS), None)
-    return paragraph is not None and paragraph.tag == "p" \
-        and normalize_space(paragraph.text_content()) == normalize_space(el.text_content())
+    if paragraph is None or paragraph.tag != "p":
+        return False
+    line = normalize_space(paragraph.text_content())
+    return line == normalize_space(el.text_content()) or len(line) > MAX_NAME_LINE_CHARS
 
 
 def _place(view: RecordView, root: int, v: int, index: int) -> Place:
