@@ -1,0 +1,319 @@
+"""Article extraction, stage 1: what counts for nothing before ECON counts (candidates).
+
+Hidden elements, containers whose tag, role or class and id tokens say noise (see
+`article_names`), page-level boxes built around a control (cookie notices, sign-ups), teaser
+records and template text are excluded before punctuation is counted, so their sentences
+cannot pull the backtracking up. A hinted container holding most of the page's prose is a
+layout wrapper and is spared. Also the small tree helpers the later stages share.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+from winnow import article_names as names_mod
+from winnow import econ
+from winnow.econ import TreeStats
+from winnow.page import is_hidden
+from winnow.tree import normalize_space
+
+HIDING_CLASSES = frozenset({"hidden", "hide", "d-none", "is-hidden", "display-none"})
+"""Utility classes of CSS frameworks that hide an element (Bootstrap, Tailwind, Bulma)."""
+
+
+PARAGRAPH_TAGS = frozenset({"p", "div", "blockquote", "pre"})
+INLINE_TAGS = frozenset({"span", "a", "b", "i", "em", "strong", "font", "small", "u", "label"})
+MAX_INLINE_NOISE_CHARS = 300
+"""An inline element with a noise class (byline, author, tags) holds a line, not more."""
+
+
+SLUG_WORDS = 4
+_SLUG_SPLIT_RE = re.compile(r"[-_]+")
+_WORD_RE = re.compile(r"[^\W_]+")
+NOISE_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "alert",
+                         "alertdialog", "dialog", "banner", "contentinfo", "search"})
+
+
+NOISE_TAGS = frozenset({"nav", "aside", "footer", "dialog", "menu", "form"})
+NAMED_NOISE_TAGS = frozenset({"nav", "aside", "footer"})
+"""Noise tags that are never a page-wide wrapper (a <form> around the whole page is)."""
+
+
+NEVER_NOISE_TAGS = frozenset({"html", "body", "article", "main", "a", "table", "tbody", "tr",
+                              "td", "th", "pre", "code", "figure", "img", "picture"})
+
+
+MAX_NOISE_SHARE = 0.5
+"""A noise-hinted element holding this share of the page's punctuation may be a wrapper
+(see `_is_wrapper`)."""
+
+
+MOST_PROSE_SHARE = 0.7
+"""A noise-hinted element holding this share of the page's punctuation is a wrapper,
+whatever its class names say (unless its tag or role says navigation or an aside, or it is named for
+comments: a long discussion under a short post holds most of the page too)."""
+
+
+CONTROL_TAGS = frozenset({"button", "input", "select", "textarea", "form", "label"})
+BOX_TAGS = frozenset({"div", "section", "aside", "form", "dialog", "header", "footer"})
+MAX_BOX_CHARS = 500
+MAX_BOX_PUNC = 8
+"""A block holding a form control is a page-level box (cookie notice, newsletter sign-up,
+donation call) when its text stays within these bounds (see `control_boxes`)."""
+
+
+TEASER_TAGS = frozenset({"li", "div", "article", "section", "dd", "dt"})
+MIN_TEASERS = 3
+MAX_TEASER_CHARS = 600
+"""Teaser records are short: a headline link and at most a sentence or two each."""
+
+
+MIN_TEASER_LINK_DENSITY = 0.1
+MIN_TEASERS_WITH_LINK = 0.8
+"""Share of the records that must open with a link (a headline link)."""
+
+
+MIN_PROSE_PUNC = 2
+MIN_PROSE_CHARS = 100
+"""Prose: a block with this many sentence marks and characters outside links. A list beside
+a paragraph of prose is in the text (its records are no teasers); sibling parts of an
+article each hold prose."""
+
+
+LIST_TAGS = frozenset({"ul", "ol"})
+
+
+def is_noise_hint(el: HtmlElement, class_hints: bool = True) -> bool:
+    """True for hidden elements and for containers whose tag, role, class or id says noise
+    (without `class_hints`, of class and id names only those that say comments: a retry
+    that takes a comment list for the article finds other text, not more of it)."""
+    tag = el.tag
+    if tag in NEVER_NOISE_TAGS:
+        return False
+    if is_hidden(el) or tag in NOISE_TAGS or _hidden_by_class(el):
+        return True
+    if (el.get("role") or "").lower() in NOISE_ROLES:
+        return True
+    names = class_names(el)
+    if not class_hints:
+        return len(names) >= 3 and names_mod.says_comments(names)
+    return len(names) >= 3 and _names_say_noise(names)
+
+
+def _hidden_by_class(el: HtmlElement) -> bool:
+    """A utility class that means display:none ("hidden", "d-none"): no other class word
+    overrules it (`vcrArticleTab hidden` is a tab not shown)."""
+    classes = el.get("class")
+    return bool(classes) and not HIDING_CLASSES.isdisjoint(classes.split())
+
+
+def _names_say_noise(names: str) -> bool:
+    """Whether class and id tokens name comments or noise no content word overrules."""
+    return names_mod.says_comments(names) or names_mod.says_noise(names)
+
+
+def class_names(el: HtmlElement) -> str:
+    """The class and id words that can say what an element is for. An id of SLUG_WORDS words
+    or more is a slug of the content's own heading ("sharing-with-a-single-developer"), not
+    a role, and is left out; so is an id that spells the element's own text (the anchor of a
+    section heading "Community")."""
+    ident = el.get("id") or ""
+    if ident and (len(_SLUG_SPLIT_RE.split(ident)) >= SLUG_WORDS
+                  or _spells_own_text(el, ident)):
+        ident = ""
+    return f"{el.get('class') or ''} {ident}"
+
+
+def _spells_own_text(el: HtmlElement, ident: str) -> bool:
+    words = _WORD_RE.findall(ident.casefold())
+    return bool(words) and words == _WORD_RE.findall((el.text or "").casefold())
+
+
+def noise_roots(stats: TreeStats, heading: int | None = None,
+                class_hints: bool = True) -> list[int]:
+    """Elements whose subtrees are noise before any extraction: teaser lists, and hinted
+    containers that are not layout wrappers (see `_is_wrapper`); class and id names count
+    only with `class_hints`."""
+    page_punc = max(stats.content_punc(0), 1)
+    roots = [i for i, el in enumerate(stats.elements)
+             if is_noise_hint(el, class_hints) and not _swallows_blocks(stats, i)
+             and not _is_wrapper(stats, i, heading, page_punc)]
+    roots.extend(teaser_lists(stats))
+    roots.extend(control_boxes(stats, heading))
+    return roots
+
+
+def control_boxes(stats: TreeStats, heading: int | None = None) -> list[int]:
+    """Page-level boxes built around a control: a cookie or consent notice with its Accept
+    button, a newsletter sign-up with its form, a donation or subscription call with its
+    button. Each is the outermost block holding a control (a form, a label, a button) with
+    at most MAX_BOX_CHARS of text and at most MAX_BOX_PUNC sentence marks,
+    and not the title's heading: a notice of a few sentences whose punctuation would
+    otherwise pull the climb up to the page's <body>."""
+    n = len(stats.elements)
+    control = [False] * n
+    for i in range(n - 1, 0, -1):
+        if control[i] or _is_control(stats.elements[i]):
+            control[i] = True
+            control[stats.parent[i]] = True
+    boxes = []
+    for i in range(1, n):
+        if (control[i] and stats.elements[i].tag in BOX_TAGS and _small_box(stats, i)
+                and not _small_box(stats, stats.parent[i])
+                and (heading is None or not econ.is_descendant(stats, heading, i))):
+            boxes.append(i)
+    return boxes
+
+
+def _is_control(el: HtmlElement) -> bool:
+    """A form, a field's label, or a link dressed as a button (the parser drops <button>
+    and <input> themselves, which never carry readable text)."""
+    return (el.tag in CONTROL_TAGS or (el.get("role") or "").lower() == "button") and (
+        el.get("type") or "").lower() != "hidden"
+
+
+def _small_box(stats: TreeStats, i: int) -> bool:
+    return (i > 0 and stats.chars[i] <= MAX_BOX_CHARS
+            and stats.content_punc(i) <= MAX_BOX_PUNC)
+
+
+def _is_wrapper(stats: TreeStats, i: int, heading: int | None, page_punc: int) -> bool:
+    """A hinted container holding most of the page's sentences wraps the article: class
+    names that speak of a layout (`page no-sidebars`, `l-sidebar-fixed`) or a tone
+    (`subscriber-only`). Holding MOST_PROSE_SHARE of the page's punctuation, it is one whatever
+    its class words say, unless its tag or role says navigation or an aside or it is named
+    for comments (a long discussion under a short post). Holding
+    MAX_NOISE_SHARE, with the title's heading known, it must hold that heading, and then even
+    an <aside> a site put its post in is one; without the heading, an <aside>, a comment list
+    or a navigation role never is. A list never wraps a page: a slideshow's many captions
+    are still a slideshow."""
+    punc = stats.content_punc(i)
+    el = stats.elements[i]
+    if punc < MAX_NOISE_SHARE * page_punc or el.tag in LIST_TAGS:
+        return False
+    if punc >= MOST_PROSE_SHARE * page_punc and not named_noise(el):
+        return True
+    if heading is None:
+        return not named_noise(el)
+    return econ.is_descendant(stats, heading, i)
+
+
+def template_roots(stats: TreeStats, flagged: set[int]) -> list[int]:
+    """Outermost elements all of whose text is template text (the own text of `flagged`
+    elements): a container whose own words are template but that also holds the article
+    must not take the article with it."""
+    n = len(stats.elements)
+    template = [stats.own_chars[i] if i in flagged else 0 for i in range(n)]
+    for i in range(n - 1, 0, -1):
+        template[stats.parent[i]] += template[i]
+    return [i for i in range(n) if _all_template(stats, template, i)
+            and (i == 0 or not _all_template(stats, template, stats.parent[i]))]
+
+
+def _all_template(stats: TreeStats, template: list[int], i: int) -> bool:
+    return stats.chars[i] > 0 and template[i] >= stats.chars[i]
+
+
+def _swallows_blocks(stats: TreeStats, i: int) -> bool:
+    """An inline element holding more than a line of text is broken markup (an unclosed
+    byline <span> that swallowed the post): its class names the byline, not its content."""
+    return stats.elements[i].tag in INLINE_TAGS and stats.chars[i] > MAX_INLINE_NOISE_CHARS
+
+
+def teaser_lists(stats: TreeStats) -> list[int]:
+    """Repeated link-led records: related stories, most-read lists, rails.
+
+    Three or more siblings with the same tag and class that each hold a link and little
+    text form a list of records, not prose; article paragraphs repeat too but are not led
+    by links (the record idea of MDR and MiBAT, applied to template noise). A list that
+    stands among the paragraphs of a post is what the post links to, and stays.
+    """
+    groups: dict[tuple[int, str, str], list[int]] = {}
+    for i in range(1, len(stats.elements)):
+        el = stats.elements[i]
+        if el.tag in TEASER_TAGS and stats.chars[i]:
+            key = (stats.parent[i], el.tag, el.get("class") or "")
+            groups.setdefault(key, []).append(i)
+    in_prose = prose_parents(stats)
+    found: list[int] = []
+    for items in groups.values():
+        if (len(items) >= MIN_TEASERS and are_teasers(stats, items)
+                and not list_in_prose(stats, stats.parent[items[0]], in_prose)):
+            found.extend(items)
+    return found
+
+
+def prose_parents(stats: TreeStats, root: int = 0) -> set[int]:
+    """Elements in `root`'s subtree with a paragraph of prose among their children: where a
+    post's text is."""
+    return {stats.parent[i] for i in range(root + 1, stats.end[root])
+            if stats.elements[i].tag == "p" and is_prose(stats, i)}
+
+
+def list_in_prose(stats: TreeStats, i: int, prose_parents: set[int]) -> bool:
+    """A list standing among paragraphs of prose: what a post links to or enumerates (a
+    roundup, a blog carnival, a schedule), not a rail beside it."""
+    return (i > 0 and stats.elements[i].tag in LIST_TAGS
+            and stats.parent[i] in prose_parents)
+
+
+def are_teasers(stats: TreeStats, items: list[int]) -> bool:
+    if max(stats.chars[i] for i in items) > MAX_TEASER_CHARS:
+        return False
+    chars = sum(stats.chars[i] for i in items)
+    if sum(stats.link_chars[i] for i in items) < MIN_TEASER_LINK_DENSITY * chars:
+        return False
+    led = sum(1 for i in items if _starts_with_link(stats, i))
+    return led >= MIN_TEASERS_WITH_LINK * len(items)
+
+
+def _starts_with_link(stats: TreeStats, item: int) -> bool:
+    """True when the first words of the record are link text (a headline or a title link).
+    A record led by a link into the page itself is a footnote behind its back-link ("^",
+    "[1]"), not a teaser."""
+    for j in range(item, stats.end[item]):
+        if stats.is_link[j] and (stats.elements[j].get("href") or "").startswith("#"):
+            return False
+        text = stats.elements[j].text
+        if text and _WORD_RE.search(text):
+            while j != item and not stats.is_link[j]:
+                j = stats.parent[j]
+            return stats.is_link[j]
+    return False
+
+
+def named_noise(el: HtmlElement) -> bool:
+    """Noise by what the element is (tag, role, comments), not by layout class words."""
+    return (el.tag in NAMED_NOISE_TAGS or (el.get("role") or "").lower() in NOISE_ROLES
+            or is_comments(el))
+
+
+def is_comments(el: HtmlElement) -> bool:
+    """True for containers of user comments, which never belong to the article text."""
+    return names_mod.says_comments(class_names(el)) and el.tag not in NEVER_NOISE_TAGS
+
+
+def kind_of(el: HtmlElement) -> tuple[str, str]:
+    return el.tag, el.get("class") or ""
+
+
+def is_prose(stats: TreeStats, i: int) -> bool:
+    """A block with a sentence or more of text outside links (MIN_PROSE_*)."""
+    return (not stats.excluded[i] and stats.content_punc(i) >= MIN_PROSE_PUNC
+            and stats.content_chars(i) >= MIN_PROSE_CHARS)
+
+
+def text_of(stats: TreeStats, i: int) -> str:
+    """An element's whole text, whitespace collapsed."""
+    return normalize_space(stats.elements[i].text_content())
+
+
+def children(stats: TreeStats, i: int) -> list[int]:
+    kids = []
+    j = i + 1
+    while j < stats.end[i]:
+        kids.append(j)
+        j = stats.end[j]
+    return kids

@@ -1,0 +1,226 @@
+"""Article extraction, stage 2: the snippet-node and the climb to the summary-node.
+
+ECON's Joint-para and snippet, the short-page search next to the title's heading, and the
+backtracking with its stops: a density stop, blurbs added after the child, and a child that
+is one record of a teaser list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from winnow import econ
+from winnow.article_candidates import (
+    MIN_TEASERS,
+    PARAGRAPH_TAGS,
+    are_teasers,
+    children,
+    kind_of,
+)
+from winnow.econ import TreeStats
+from winnow.page import HEADING_TAGS
+
+ITEM_TAGS = frozenset({"li", "dt", "dd", "td", "th", "figcaption", "caption"})
+_CELL_TAGS = frozenset({"td", "th"})
+MAX_LABEL_CHARS = 40
+"""Text without punctuation up to this length (non-link chars) is a label, not the end of the
+article: a climb over it is tentative (see `_backtrack`)."""
+
+
+MIN_PARENT_GAIN = 0.2
+"""Backtracking stops when the parent adds less than this share of the child's punctuation
+(ECON stops at exactly 0: noise with a stray comma no longer pulls the summary-node up)."""
+
+
+MIN_FRAGMENTS = 3
+"""Text-paras the child must hold before the fragment stop below can judge its paragraphs."""
+
+
+MIN_ADDED_FRAGMENTS = 4
+FRAGMENT_SHARE = 0.5
+MAX_FRAGMENT_CHARS = 500
+"""Backtracking also stops when the parent adds, after the child, at least
+MIN_ADDED_FRAGMENTS text-paras, none longer than FRAGMENT_SHARE of the child's longest one
+nor than MAX_FRAGMENT_CHARS (blurbs, not a second run of paragraphs)."""
+
+
+LOW_DENSITY_STOP = 0.8
+"""...and the text the parent adds is this much sparser in punctuation than the child's."""
+
+
+MAX_LINK_DENSITY = 0.5
+SHORT_PAGE_CHARS = 500
+"""A page whose longest text-para is shorter than this is a short page (ECON IV.C)."""
+
+
+def summary_node(stats: TreeStats,
+                 heading: int | None = None) -> tuple[int, int, list[int], int] | None:
+    """ECON's summary-node, snippet-node, Joint-para's pruned nodes and the snippet's prose
+    characters, backtracking on link-free punctuation with a density stop.
+
+    On short pages (the paper's weak spot) a sidebar's "about me" is often longer than the
+    story; there, with the title's heading known, the snippet is the longest text-para in
+    the smallest container around the heading that holds one.
+    """
+    paras = econ.text_node_sets(stats)
+    kept, pruned = econ.joint_para(paras)
+    pruned = [i for i in pruned if not _heads_content(stats, i) and not _list_item(stats, i)
+              and not _in_formula(stats, i)]
+    if heading is not None and kept and max(map(prose_chars, kept)) < SHORT_PAGE_CHARS:
+        kept = _near(stats, kept, heading) or kept
+    snippet = econ.snippet_node(kept, size=prose_chars)
+    if snippet is None:
+        return _short_page(stats, paras)
+    return _backtrack(stats, snippet, kept), snippet, pruned, max(map(prose_chars, kept))
+
+
+def _heads_content(stats: TreeStats, i: int) -> bool:
+    """A heading followed (past further headings) by a block with sentences labels that
+    block: Joint-para must not prune it for its own lack of punctuation (a subheading above
+    a list or a table)."""
+    after = i
+    while stats.elements[after].tag in HEADING_TAGS:
+        after = stats.end[after]
+        if after >= len(stats.elements) or stats.parent[after] != stats.parent[i]:
+            return False
+        if stats.excluded[after]:
+            return False
+    return after != i and stats.content_punc(after) > 0
+
+
+def _list_item(stats: TreeStats, i: int) -> bool:
+    """List items, table cells and captions of plain text (names, ingredients, figures) are
+    content without punctuation; only link-heavy ones are navigation. A table row is kept
+    or dropped whole: a linked title cell belongs to the row that describes it."""
+    tag = stats.elements[i].tag
+    if tag in _CELL_TAGS and stats.parent[i] >= 0:
+        return _row_has_text(stats, stats.parent[i])
+    return tag in ITEM_TAGS and stats.link_density(i) <= MAX_LINK_DENSITY
+
+
+def _row_has_text(stats: TreeStats, row: int) -> bool:
+    """True when a cell of the row holds sentences or plain (unlinked) text."""
+    return any(stats.content_punc(j) or stats.link_density(j) <= MAX_LINK_DENSITY
+               for j in children(stats, row) if stats.elements[j].tag in _CELL_TAGS)
+
+
+def _in_formula(stats: TreeStats, i: int) -> bool:
+    """Parts of a MathML formula are content without punctuation: the formula is text."""
+    while i > 0:
+        if stats.elements[i].tag == "math":
+            return True
+        i = stats.parent[i]
+    return False
+
+
+def _near(stats: TreeStats, paras: list[econ.TextPara], heading: int) -> list[econ.TextPara]:
+    """The text-paras inside the lowest ancestor of `heading` that contains any."""
+    a = stats.parent[heading]
+    while a >= 0:
+        inside = [p for p in paras if a < p.nodes[0] < stats.end[a]]
+        if inside:
+            return inside
+        a = stats.parent[a]
+    return []
+
+
+def prose_chars(para: econ.TextPara) -> int:
+    return para.chars - para.link_chars
+
+
+def _short_page(stats: TreeStats,
+                paras: list[econ.TextPara]) -> tuple[int, int, list[int], int] | None:
+    """The paper's weak spot: no text-para has punctuation (a one-line page, a caption-only
+    photo page). Take the longest non-link text-para's parent, pruning nothing. A page whose
+    few words sit right in <body>, or in paragraphs a link wraps, is its own summary-node;
+    a page of bare links is not an article."""
+    snippet = econ.snippet_node([p for p in paras if prose_chars(p)], size=prose_chars)
+    if snippet is not None:
+        return max(stats.parent[snippet], 0), snippet, [], 0
+    if stats.content_chars(0) or _link_wraps_blocks(stats):
+        return 0, 0, [], 0
+    return None
+
+
+def _link_wraps_blocks(stats: TreeStats) -> bool:
+    """True when a link holds paragraphs: a script-driven page, not a navigation link."""
+    return any(stats.is_link[i] and not stats.excluded[i]
+               and any(stats.elements[j].tag in PARAGRAPH_TAGS for j in range(i + 1, stats.end[i]))
+               for i in range(len(stats.elements)))
+
+
+def _backtrack(stats: TreeStats, snippet: int, paras: Sequence[econ.TextPara]) -> int:
+    """Climb like ECON, but look through steps that add (almost) no text.
+
+    A parent that adds no text, or only a short label without punctuation (a step heading,
+    a wrapper's caption), gives distance 0 without saying the article ended, so the climb
+    goes on tentatively; it is kept only if a later step adds real sentences. When the climb
+    stops (`_stops`, or a parent adding only fragments among the text-paras `paras`), the
+    lowest element of the last real step is the summary-node.
+    """
+    best = child = snippet
+    parent = stats.parent[child]
+    while parent >= 0:
+        added = stats.content_chars(parent) - stats.content_chars(child)
+        gain = stats.content_punc(parent) - stats.content_punc(child)
+        if gain <= 0 and added <= MAX_LABEL_CHARS:
+            child, parent = parent, stats.parent[parent]
+            continue
+        if (_stops(stats, child, parent) and not _more_of_the_same(stats, child, parent, snippet)
+                or _adds_fragments(stats, child, parent, paras)
+                or _among_teasers(stats, child, parent)):
+            return best
+        child, parent = parent, stats.parent[parent]
+        best = child
+    return best
+
+
+def _adds_fragments(stats: TreeStats, child: int, parent: int,
+                    paras: Sequence[econ.TextPara]) -> bool:
+    """True when all the parent adds after the child are short snippets, much shorter than
+    the child's longest text-para: a rail of teasers or a box of blurbs after a post, where
+    a continued article adds paragraphs like its own. (What comes before the child is left alone: a
+    header's standfirst, byline and caption are short too.)"""
+    inside, after = [], []
+    for para in paras:
+        first = para.nodes[0]
+        if econ.is_descendant(stats, first, child):
+            inside.append(prose_chars(para))
+        elif stats.end[child] <= first < stats.end[parent]:
+            after.append(prose_chars(para))
+    if len(after) < MIN_ADDED_FRAGMENTS or len(inside) < MIN_FRAGMENTS:
+        return False
+    return max(after) < min(FRAGMENT_SHARE * max(inside), MAX_FRAGMENT_CHARS)
+
+
+def _among_teasers(stats: TreeStats, child: int, parent: int) -> bool:
+    """True when the child is one record of a teaser list (MIN_TEASERS or more siblings of
+    its tag and class, the others short and led by links): a "most popular" item that
+    carries the full text of its story, which is the article; the list is not."""
+    kind = kind_of(stats.elements[child])
+    others = [k for k in children(stats, parent)
+              if k != child and stats.chars[k] and kind_of(stats.elements[k]) == kind]
+    return len(others) >= MIN_TEASERS - 1 and are_teasers(stats, others)
+
+
+def _more_of_the_same(stats: TreeStats, child: int, parent: int, snippet: int) -> bool:
+    """True when the parent adds, beside the child, paragraphs of the snippet's own kind (tag
+    and class) with sentences: the article's body split around an embed or a "read more"
+    wrapper, not a box beside it."""
+    kind = kind_of(stats.elements[snippet])
+    return any(j != child and stats.content_punc(j) and kind_of(stats.elements[j]) == kind
+               for j in children(stats, parent))
+
+
+def _stops(stats: TreeStats, child: int, parent: int) -> bool:
+    """ECON's distance-0 rule, plus a stop when the parent adds few, sparse sentences."""
+    child_punc = stats.content_punc(child)
+    gain = stats.content_punc(parent) - child_punc
+    if gain <= 0:
+        return True
+    if gain >= MIN_PARENT_GAIN * child_punc:
+        return False
+    added_chars = stats.content_chars(parent) - stats.content_chars(child)
+    child_density = child_punc / max(stats.content_chars(child), 1)
+    added_density = gain / max(added_chars, 1)
+    return added_density < LOW_DENSITY_STOP * child_density

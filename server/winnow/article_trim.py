@@ -1,0 +1,311 @@
+"""Article extraction, stage 3: trimming inside the summary-node.
+
+Joined sibling parts, the standfirst the article left out, and what goes inside it: link
+lists and noise-named blocks with few sentences (Readability's conditional cleaning), link
+lines leading and blocks trailing the article's text on the snippet's path, a flat comment
+section after its heading, ad-slot labels.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+
+from lxml.html import HtmlElement
+
+from winnow import article_names as names_mod
+from winnow import econ
+from winnow.article_candidates import (
+    MIN_PROSE_CHARS,
+    MIN_PROSE_PUNC,
+    children,
+    class_names,
+    is_prose,
+    kind_of,
+    list_in_prose,
+    prose_parents,
+    text_of,
+)
+from winnow.article_climb import (
+    MAX_LABEL_CHARS,
+    MAX_LINK_DENSITY,
+)
+from winnow.econ import TreeStats
+from winnow.metadata import text_similarity
+from winnow.page import HEADING_TAGS
+from winnow.tree import normalize_space
+
+COMMENTS_HEADING_RE = re.compile(
+    r"^(\d+\s+(comments?|responses?|replies|reactions)\b"
+    r"|(comments|responses|replies|reactions|discussion)\s*(\(\d+\))?\s*:?$"
+    r"|(leave a (comment|reply)|post a comment|add a comment|join the discussion)\b)", re.I)
+"""Headings that open a comment section ("Comments", "12 Responses", "Leave a Reply")."""
+"""Class/id words of comment sections: noise for the article even when they are long."""
+
+
+STANDFIRST_TAGS = frozenset({"p", "div"})
+MAX_STANDFIRST_CHARS = 500
+MIN_STANDFIRST_PROSE = 0.5
+MIN_STANDFIRST_SIMILARITY = 0.8
+"""A standfirst is a block of prose (at least this share of its text outside links) of at most
+this length right under the headline that says what the page's description says
+(text_similarity both ways round: neither holds much the other does not)."""
+
+
+TAIL_LINK_DENSITY = 0.5
+"""Blocks after the article with more link text than this are link lists, not prose."""
+
+
+MAX_ANNOTATED_LINK_DENSITY = 0.7
+MIN_ANNOTATED_ITEMS = 1 / 3
+"""A list in the article's text is kept, links and all, when this share of its items have
+words outside their links (an item's link density below the maximum)."""
+
+
+LEGAL_NOTICE_RE = re.compile(
+    r"^\W*(©|\(c\)\s*\d{4}|copyright\b)|all rights reserved|may not be (re)?published", re.I)
+
+
+POST_FOOTER_RE = re.compile(
+    r"^\W*((tags|categories|category|filed under|labels)\s*:"
+    r"|posted in\b[^.]*(\||\bcomments?\b)"
+    r"|this (entry|post) was (posted|written)\b|this was written by\b"
+    r"|you can follow any responses to this entry"
+    r"|listed below are links to (weblogs|blogs) that reference"
+    r"|sign[ -]?up\b|subscribe\b|join our (newsletter|mailing list|list)\b"
+    r"|follow (me|us) on\b|to receive these\b|stay up[ -]to[ -]date\b)",
+    re.I)
+"""The lines blog engines print under a post (WordPress, Blogger, TypePad): its tags and
+categories, when it was posted, its feed and trackbacks; and the calls to subscribe or
+follow that close a post ("Sign up for our newsletter", "Follow me on Twitter")."""
+
+
+AD_LABEL_RE = re.compile(
+    r"^\W*(advertisements?|sponsored|(story|article) continues( below)?|"
+    r"(continue reading|advertisement continues) below)\W*$", re.I)
+"""The whole text of a label that marks an ad slot inside an article's body."""
+
+
+TAIL_BLOCK_TAGS = frozenset({"div", "section", "aside", "footer", "p", "ul", "ol", "dl", "table"})
+"""Blocks after the article's text that a noise word in their names makes a tail (an inline
+element's names say less: an unclosed byline <span> can swallow a post)."""
+
+
+MAX_NOTICE_CHARS = 400
+"""A copyright line or rights notice this short, after the article's text, is its footer."""
+
+
+FEW_SENTENCES = 10
+"""Punctuation marks below which a noise-named block is pruned (Readability: 10 commas)."""
+
+
+def join_parts(stats: TreeStats, summary: int) -> tuple[int, list[int]]:
+    """The summary-node's parent, and its children outside the article, when the article is
+    split into sibling parts of one tag and a class that names content, with prose in each
+    (a lead paragraph in its own `articleBody` before a photo, then the rest): Readability
+    joins such siblings. Otherwise the summary-node itself and nothing to drop."""
+    kind = kind_of(stats.elements[summary])
+    if summary == 0 or not names_mod.says_content(kind[1]):
+        return summary, []
+    parent = stats.parent[summary]
+    kids = children(stats, parent)
+    parts = [k for k in kids if k != summary and kind_of(stats.elements[k]) == kind
+             and is_prose(stats, k)]
+    if not parts:
+        return summary, []
+    first, last = min(parts + [summary]), max(parts + [summary])
+    return parent, [k for k in kids if k < first or k > last]
+
+
+def standfirst(stats: TreeStats, title: int | None, summary: int, drop: set[int],
+                description: str | None) -> int | None:
+    """The block right after the title's heading that the article leaves out, when it is the
+    page's own description in a sentence or two: the standfirst a header box holds beside
+    the headline ("Google is finally reintroducing GrandCentral, ..."). None otherwise."""
+    if title is None or not description:
+        return None
+    j = _next_with_text(stats, title)
+    if j is None or econ.is_descendant(stats, summary, j) or _kept(stats, j, summary, drop):
+        return None
+    el = stats.elements[j]
+    text = text_of(stats, j)
+    # The block is often excluded (a noise box holds it), and exclusion zeroes its counts.
+    link_chars = sum(len(normalize_space(a.text_content())) for a in el.iter("a"))
+    prose = len(text) - link_chars
+    return j if (el.tag in STANDFIRST_TAGS and len(text) <= MAX_STANDFIRST_CHARS
+                 and prose >= MIN_PROSE_CHARS and prose >= MIN_STANDFIRST_PROSE * len(text)
+                 and econ.punc_num(text) >= MIN_PROSE_PUNC
+                 and min(text_similarity(text, description),
+                         text_similarity(description, text)) >= MIN_STANDFIRST_SIMILARITY
+                 ) else None
+
+
+def _next_with_text(stats: TreeStats, i: int) -> int | None:
+    """The first later sibling of `i` with any text (even excluded text), or None."""
+    return next((j for j in children(stats, stats.parent[i]) if j > i and text_of(stats, j)),
+                None)
+
+
+def _kept(stats: TreeStats, i: int, summary: int, drop: set[int]) -> bool:
+    """True when `i` is in the article: inside the summary-node, neither excluded nor dropped."""
+    if not summary <= i < stats.end[summary] or stats.excluded[i]:
+        return False
+    while i != summary:
+        if i in drop:
+            return False
+        i = stats.parent[i]
+    return True
+
+
+def ad_labels(stats: TreeStats, summary: int) -> list[int]:
+    """Elements inside the summary-node whose whole text labels an ad slot
+    ("ADVERTISEMENT", "(Story continues below)")."""
+    return [i for i in range(summary + 1, stats.end[summary])
+            if 0 < stats.chars[i] <= MAX_LABEL_CHARS and not stats.excluded[i]
+            and AD_LABEL_RE.match(text_of(stats, i))]
+
+
+def trailing_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int],
+                   class_hints: bool = True) -> list[int]:
+    """Blocks after the article's text on each level from the summary-node down to the
+    snippet: scanning back from the end, link lists ("Today's top stories", "Related
+    links"), legal notices ("Copyright © 2009 ...", "All rights reserved"), the lines blog
+    engines print under a post ("Tags: ...", "This entry was posted ...", "Subscribe ...")
+    and blocks whose names say noise are template tails, up to the first block that is none
+    of these. Past the text, no content word overrules a noise word: `article-author` is
+    the author's box."""
+    return _outer_noise(stats, _beside_path(stats, summary, snippet, drop, after=True),
+                        lambda i: (stats.link_density(i) > TAIL_LINK_DENSITY
+                                   or _short_notice(stats, i, LEGAL_NOTICE_RE)
+                                   or _short_notice(stats, i, POST_FOOTER_RE)
+                                   or class_hints and _named_tail(stats.elements[i])))
+
+
+def leading_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]) -> list[int]:
+    """Blocks before the article's text on each level from the summary-node down to the
+    snippet: from the start, link lines without sentences (a breadcrumb, "« Previous |
+    Main | Next »", category links, a share bar) up to the first block that is not one, or
+    a heading."""
+    return _outer_noise(stats, _beside_path(stats, summary, snippet, drop, after=False),
+                        lambda i: (stats.link_density(i) > TAIL_LINK_DENSITY
+                                   and stats.content_punc(i) <= 1
+                                   and stats.elements[i].tag not in HEADING_TAGS))
+
+
+def _beside_path(stats: TreeStats, summary: int, snippet: int, drop: set[int],
+                 after: bool) -> Iterator[list[int]]:
+    """Per level from the summary-node down to the snippet, the kept blocks after (or
+    before) the branch that leads to the snippet, outermost first."""
+    path = _path(stats, summary, snippet)
+    for node, on_path in zip(path, path[1:], strict=False):
+        kids = [i for i in children(stats, node) if i not in drop and not stats.excluded[i]]
+        if on_path not in kids:
+            continue
+        at = kids.index(on_path)
+        yield kids[:at:-1] if after else kids[:at]
+
+
+def _outer_noise(stats: TreeStats, levels: Iterable[list[int]],
+                 is_noise: Callable[[int], bool]) -> list[int]:
+    """On each level, the blocks from the outside in while they are noise (empty ones
+    skipped), up to the first that is not."""
+    found: list[int] = []
+    for blocks in levels:
+        for i in blocks:
+            if stats.chars[i] == 0:
+                continue
+            if not is_noise(i):
+                break
+            found.append(i)
+    return found
+
+
+def _named_tail(el: HtmlElement) -> bool:
+    return el.tag in TAIL_BLOCK_TAGS and names_mod.says_noise_strictly(class_names(el))
+
+
+def _short_notice(stats: TreeStats, i: int, notice: re.Pattern[str]) -> bool:
+    """A block of at most MAX_NOTICE_CHARS whose text `notice` finds: a footer line."""
+    return stats.chars[i] <= MAX_NOTICE_CHARS and bool(notice.search(text_of(stats, i)))
+
+
+def comments_section(stats: TreeStats, summary: int, snippet: int) -> list[int]:
+    """Everything from a "Comments" / "N Responses" heading after the article's text on:
+    flat blog layouts put the comments in the article's own container, with nothing but
+    that heading between them."""
+    for i in range(snippet + 1, stats.end[summary]):
+        if stats.elements[i].tag in HEADING_TAGS and COMMENTS_HEADING_RE.match(text_of(stats, i)):
+            return _from_here_on(stats, summary, i)
+    return []
+
+
+def _from_here_on(stats: TreeStats, summary: int, start: int) -> list[int]:
+    """`start` and every element after it inside `summary`, as outermost subtrees."""
+    found = [start]
+    node = start
+    while node != summary and node > 0:
+        parent = stats.parent[node]
+        j = stats.end[node]
+        while j < stats.end[parent]:
+            found.append(j)
+            j = stats.end[j]
+        node = parent
+    return found
+
+
+def _path(stats: TreeStats, top: int, bottom: int) -> list[int]:
+    """Elements from `top` down to `bottom`, both included."""
+    path = [bottom]
+    while path[-1] != top and path[-1] > 0:
+        path.append(stats.parent[path[-1]])
+    return path[::-1]
+
+
+def excluded_roots(stats: TreeStats, summary: int) -> list[int]:
+    """Outermost excluded elements inside the summary-node."""
+    roots = []
+    for i in range(summary + 1, stats.end[summary]):
+        if stats.excluded[i] and not stats.excluded[stats.parent[i]]:
+            roots.append(i)
+    return roots
+
+
+_BLOCKS = frozenset({"div", "ul", "ol", "table", "section", "dl", "form", "header"})
+
+
+def link_lists(stats: TreeStats, summary: int, snippet: int,
+               class_hints: bool = True) -> list[int]:
+    """Blocks inside the summary-node that are mostly links and hold no sentences, or whose
+    class says noise and that hold few sentences (Readability's conditional cleaning).
+    Blocks around the snippet-node are the article itself and are never pruned; a list
+    among its paragraphs whose items say more than their links is no link list."""
+    in_prose = prose_parents(stats, summary) | {stats.parent[snippet]}
+    found = []
+    for i in range(summary + 1, stats.end[summary]):
+        if stats.excluded[i] or stats.elements[i].tag not in _BLOCKS:
+            continue
+        if econ.is_descendant(stats, snippet, i):
+            continue
+        weight = _class_weight(stats.elements[i]) if class_hints else 0
+        if weight < 0 and stats.content_punc(i) < FEW_SENTENCES:
+            found.append(i)
+        elif list_in_prose(stats, i, in_prose) and _annotated(stats, i):
+            continue
+        elif stats.link_density(i) > MAX_LINK_DENSITY and stats.content_punc(i) <= 1:
+            found.append(i)
+        elif (weight <= 0 and stats.link_density(i) > 0.25
+              and stats.content_punc(i) < FEW_SENTENCES and stats.content_chars(i) < 250):
+            found.append(i)
+    return found
+
+
+def _annotated(stats: TreeStats, i: int) -> bool:
+    """A list whose items carry words of their own around their links (a share of them,
+    MIN_ANNOTATED_ITEMS); a box of related stories is a list of bare links."""
+    items = [k for k in children(stats, i) if stats.chars[k]]
+    annotated = [k for k in items if stats.link_density(k) < MAX_ANNOTATED_LINK_DENSITY]
+    return bool(items) and len(annotated) >= len(items) * MIN_ANNOTATED_ITEMS
+
+
+def _class_weight(el: HtmlElement) -> int:
+    return names_mod.class_weight(class_names(el))

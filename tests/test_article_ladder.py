@@ -1,0 +1,94 @@
+"""The retry ladder, page-level control boxes and the teaser-record stop (article*.py)."""
+
+from __future__ import annotations
+
+from winnow import article, econ
+from winnow.article_candidates import control_boxes
+from winnow.page import parse_page
+
+SENTENCE = ("The council met on Tuesday, and it voted on the new budget. Residents were pleased, "
+            "mostly, though some objected.")
+
+
+def page_of(body: str):  # type: ignore[no-untyped-def]
+    return parse_page(f"<html><body>{body}</body></html>")
+
+
+def test_retry_without_class_hints_recovers_a_body_every_paragraph_of_which_is_hinted() -> None:
+    """A class word on every paragraph that matches a noise word (here `byline`, a misnamed
+    paywall class) leaves a stray line; the retry without class hints finds the story."""
+    story = "".join(f"<p class='byline-paywalled'>{SENTENCE} Paragraph {k}.</p>"
+                    for k in range(8))
+    page = page_of(f"<div><p>Home, then news.</p></div><div class='story'>{story}</div>")
+    first = article.extract_once(page, None, article.LADDER[0])
+    assert first is None or first.prose_chars < article.RETRY_PROSE_CHARS
+    found = article.extract_article(page)
+    assert found is not None and found.attempts >= 2
+    assert found.rules == article.Rules(class_hints=False)
+    assert "Paragraph 7" in found.content.text_content()
+    single = article.extract_article(page, retry=None)
+    assert single is None or "Paragraph 7" not in single.content.text_content()
+
+
+def test_a_short_story_is_not_replaced_by_a_longer_gallery() -> None:
+    """A retry must find more of the article, not other text: the gallery's captions are
+    hinted noise, and the story, short as it is, has enough sentences not to retry."""
+    slides = "".join(f"<li><img src='{n}.jpg'><p>A runner, left, competes in heat {n}, on "
+                     "Wednesday. (AP Photo, London.)</p></li>" for n in range(12))
+    page = page_of(f"<ul class='hp-slideshow'>{slides}</ul>"
+                   f"<div><p>{SENTENCE} {SENTENCE}</p><p>{SENTENCE}</p></div>")
+    found = article.extract_article(page)
+    assert found is not None and found.attempts == 1
+    assert "runner" not in found.content.text_content()
+
+
+def test_accept_retry_is_strict() -> None:
+    page = page_of(f"<div><p>{SENTENCE}</p></div>")
+    found = article.extract_once(page)
+    assert found is not None
+    assert not article.accept_retry(found, found)  # no longer
+    assert not article.accept_retry(found, None)
+    assert article.accept_retry(None, found) is (found.prose_chars
+                                                 >= article.MIN_RETRY_PROSE_CHARS)
+
+
+def test_cookie_notice_with_a_button_is_a_control_box() -> None:
+    notice = ("<div><p>We use cookies to improve your experience. By continuing, you agree "
+              "to our policy.</p><a href='#' role='button'>Accept</a></div>")
+    story = "".join(f"<p>{SENTENCE}</p>" for _ in range(4))
+    page = page_of(f"{notice}<div class='story'>{story}</div>")
+    stats = econ.collect_stats(page.body)
+    boxes = [stats.elements[i] for i in control_boxes(stats)]
+    assert [b.tag for b in boxes] == ["div"] and "cookies" in boxes[0].text_content()
+    found = article.extract_article(page)
+    assert found is not None and "cookies" not in found.content.text_content()
+
+
+def test_newsletter_box_around_its_form_is_a_control_box() -> None:
+    box = ("<section><h3>Get our newsletter</h3><p>The day's news, every morning, free.</p>"
+           "<form action='/s'><label>Email</label></form></section>")
+    page = page_of(f"<div>{''.join(f'<p>{SENTENCE}</p>' for _ in range(4))}</div>{box}")
+    stats = econ.collect_stats(page.body)
+    assert [stats.elements[i].tag for i in control_boxes(stats)] == ["section"]
+
+
+def test_a_long_form_is_no_control_box() -> None:
+    """A form around a whole page (ASP.NET) holds far more than a notice."""
+    story = "".join(f"<p>{SENTENCE}</p>" for _ in range(8))
+    page = page_of(f"<form><label>Search</label><div>{story}</div></form>")
+    stats = econ.collect_stats(page.body)
+    assert control_boxes(stats) == []
+
+
+def test_climb_stops_at_a_teaser_record_carrying_full_text() -> None:
+    """A "most popular" list whose first item carries its story's full text: the item is
+    the article, not the list of teasers around it."""
+    full = "".join(f"<p>{SENTENCE} Part {k}.</p>" for k in range(6))
+    teasers = "".join(f"<li class='pop'><a href='/s{k}'>Story {k}, in brief</a> "
+                      f"<span>A line about it.</span></li>" for k in range(5))
+    page = page_of(f"<ul class='list'><li class='pop'><a href='/s'>The story</a>{full}</li>"
+                   f"{teasers}</ul>")
+    found = article.extract_article(page)
+    assert found is not None
+    text = found.content.text_content()
+    assert "Part 5" in text and "Story 3, in brief" not in text
