@@ -165,7 +165,7 @@ def run_set(name: str, split: str, learned_retry: bool
     out = []
     for case in ev.load_cases(name, split=split):
         page = parse_page(case.html, case.url)
-        result = extract_page(page)
+        result = extract_page(page, learned_retry=learned_retry)
         text = ev.content_text(result)
         out.append((case, page.derived["quality_features"], result.confidence,
                     page_score(case, text), result.kind))
