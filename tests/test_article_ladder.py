@@ -1,9 +1,8 @@
-"""The retry ladder, page-level control boxes and the teaser-record stop (article*.py)."""
+"""The retry ladder and the teaser-record stop (article*.py)."""
 
 from __future__ import annotations
 
-from winnow import article, econ
-from winnow.article_candidates import control_boxes
+from winnow import article
 from winnow.page import parse_page
 
 SENTENCE = ("The council met on Tuesday, and it voted on the new budget. Residents were pleased, "
@@ -50,34 +49,6 @@ def test_accept_retry_is_strict() -> None:
     assert not article.accept_retry(found, None)
     assert article.accept_retry(None, found) is (found.prose_chars
                                                  >= article.MIN_RETRY_PROSE_CHARS)
-
-
-def test_cookie_notice_with_a_button_is_a_control_box() -> None:
-    notice = ("<div><p>We use cookies to improve your experience. By continuing, you agree "
-              "to our policy.</p><a href='#' role='button'>Accept</a></div>")
-    story = "".join(f"<p>{SENTENCE}</p>" for _ in range(4))
-    page = page_of(f"{notice}<div class='story'>{story}</div>")
-    stats = econ.collect_stats(page.body)
-    boxes = [stats.elements[i] for i in control_boxes(stats)]
-    assert [b.tag for b in boxes] == ["div"] and "cookies" in boxes[0].text_content()
-    found = article.extract_article(page)
-    assert found is not None and "cookies" not in found.content.text_content()
-
-
-def test_newsletter_box_around_its_form_is_a_control_box() -> None:
-    box = ("<section><h3>Get our newsletter</h3><p>The day's news, every morning, free.</p>"
-           "<form action='/s'><label>Email</label></form></section>")
-    page = page_of(f"<div>{''.join(f'<p>{SENTENCE}</p>' for _ in range(4))}</div>{box}")
-    stats = econ.collect_stats(page.body)
-    assert [stats.elements[i].tag for i in control_boxes(stats)] == ["section"]
-
-
-def test_a_long_form_is_no_control_box() -> None:
-    """A form around a whole page (ASP.NET) holds far more than a notice."""
-    story = "".join(f"<p>{SENTENCE}</p>" for _ in range(8))
-    page = page_of(f"<form><label>Search</label><div>{story}</div></form>")
-    stats = econ.collect_stats(page.body)
-    assert control_boxes(stats) == []
 
 
 def test_climb_stops_at_a_teaser_record_carrying_full_text() -> None:

@@ -1,10 +1,10 @@
 """Article extraction, stage 1: what counts for nothing before ECON counts (candidates).
 
 Hidden elements, containers whose tag, role or class and id tokens say noise (see
-`article_names`), page-level boxes built around a control (cookie notices, sign-ups), teaser
-records and template text are excluded before punctuation is counted, so their sentences
-cannot pull the backtracking up. A hinted container holding most of the page's prose is a
-layout wrapper and is spared. Also the small tree helpers the later stages share.
+`article_names`), teaser records and template text are excluded before punctuation is
+counted, so their sentences cannot pull the backtracking up. A hinted container holding
+most of the page's prose is a layout wrapper and is spared. Also the small tree helpers
+the later stages share.
 """
 
 from __future__ import annotations
@@ -54,14 +54,6 @@ MOST_PROSE_SHARE = 0.7
 """A noise-hinted element holding this share of the page's punctuation is a wrapper,
 whatever its class names say (unless its tag or role says navigation or an aside, or it is named for
 comments: a long discussion under a short post holds most of the page too)."""
-
-
-CONTROL_TAGS = frozenset({"button", "input", "select", "textarea", "form", "label"})
-BOX_TAGS = frozenset({"div", "section", "aside", "form", "dialog", "header", "footer"})
-MAX_BOX_CHARS = 500
-MAX_BOX_PUNC = 8
-"""A block holding a form control is a page-level box (cookie notice, newsletter sign-up,
-donation call) when its text stays within these bounds (see `control_boxes`)."""
 
 
 TEASER_TAGS = frozenset({"li", "div", "article", "section", "dd", "dt"})
@@ -141,42 +133,7 @@ def noise_roots(stats: TreeStats, heading: int | None = None,
              if is_noise_hint(el, class_hints) and not _swallows_blocks(stats, i)
              and not _is_wrapper(stats, i, heading, page_punc)]
     roots.extend(teaser_lists(stats))
-    roots.extend(control_boxes(stats, heading))
     return roots
-
-
-def control_boxes(stats: TreeStats, heading: int | None = None) -> list[int]:
-    """Page-level boxes built around a control: a cookie or consent notice with its Accept
-    button, a newsletter sign-up with its form, a donation or subscription call with its
-    button. Each is the outermost block holding a control (a form, a label, a button) with
-    at most MAX_BOX_CHARS of text and at most MAX_BOX_PUNC sentence marks,
-    and not the title's heading: a notice of a few sentences whose punctuation would
-    otherwise pull the climb up to the page's <body>."""
-    n = len(stats.elements)
-    control = [False] * n
-    for i in range(n - 1, 0, -1):
-        if control[i] or _is_control(stats.elements[i]):
-            control[i] = True
-            control[stats.parent[i]] = True
-    boxes = []
-    for i in range(1, n):
-        if (control[i] and stats.elements[i].tag in BOX_TAGS and _small_box(stats, i)
-                and not _small_box(stats, stats.parent[i])
-                and (heading is None or not econ.is_descendant(stats, heading, i))):
-            boxes.append(i)
-    return boxes
-
-
-def _is_control(el: HtmlElement) -> bool:
-    """A form, a field's label, or a link dressed as a button (the parser drops <button>
-    and <input> themselves, which never carry readable text)."""
-    return (el.tag in CONTROL_TAGS or (el.get("role") or "").lower() == "button") and (
-        el.get("type") or "").lower() != "hidden"
-
-
-def _small_box(stats: TreeStats, i: int) -> bool:
-    return (i > 0 and stats.chars[i] <= MAX_BOX_CHARS
-            and stats.content_punc(i) <= MAX_BOX_PUNC)
 
 
 def _is_wrapper(stats: TreeStats, i: int, heading: int | None, page_punc: int) -> bool:
