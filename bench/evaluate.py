@@ -436,6 +436,14 @@ def write_per_page(path: Path, results: list[SetResult], cases: dict[str, list[e
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
+def misrouted_ceilings(cases: dict[str, list[ev.Case]]) -> dict[str, dict[str, int]]:
+    """Per set and part, how many article pages Winnow reads as threads today: the gate's
+    ceiling (it fails when more do)."""
+    return {name: {part: len(ev.misrouted(c for c in set_cases if c.split == part))
+                   for part in ev.SPLITS}
+            for name, set_cases in cases.items()}
+
+
 def pin_floors(results: list[SetResult], cases: dict[str, list[ev.Case]], margin: float,
                path: Path = FLOORS_PATH) -> dict[str, dict[str, float]]:
     """Rewrite the quality-gate floors: per set and part (tune, check), Winnow's score by the
@@ -450,7 +458,8 @@ def pin_floors(results: list[SetResult], cases: dict[str, list[ev.Case]], margin
             for part in ev.SPLITS}
     data = {"corpus_sha256": ev.corpus_fingerprint(), "margin": margin,
             "pinned": datetime.date.today().isoformat(),
-            "metrics": {name: ev.set_metric(name) for name in floors}, "floors": floors}
+            "metrics": {name: ev.set_metric(name) for name in floors}, "floors": floors,
+            "misrouted": misrouted_ceilings(cases)}
     path.write_text(json.dumps(data, indent=2) + "\n", "utf-8")
     return floors
 

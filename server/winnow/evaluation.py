@@ -563,6 +563,29 @@ def content_text(result: Extraction) -> str:
     return result.main_text or ""
 
 
+def is_article_page(case: Case) -> bool:
+    """A page whose gold is one article and no comments: it must not come back as a thread."""
+    return case.page_type == "article" and not case.comments
+
+
+def misrouted(cases: Iterable[Case]) -> list[str]:
+    """Ids of the article pages (`is_article_page`) Winnow reads as threads."""
+    from winnow.extractor import extract
+    from winnow.page import PageError
+
+    found = []
+    for case in cases:
+        if not is_article_page(case):
+            continue
+        try:
+            kind = extract(case.html, case.url).kind
+        except PageError:
+            continue
+        if kind == "thread":
+            found.append(case.id)
+    return found
+
+
 def extract_text(html: bytes, url: str | None) -> tuple[str, str | None]:
     """Winnow's main content (`content_text`) and title for a page; empty text when it finds
     none or refuses the input."""
