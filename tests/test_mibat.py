@@ -144,3 +144,13 @@ def test_a_first_post_whose_root_tag_differs_is_compared_one_level_down() -> Non
     full = same_kind_records(matcher, dom, main)
     assert [dom.elements[r[0]].tag for r in full.records] == ["div", "li", "li"]
     assert dom.elements[full.records[0][0]].text_content().startswith("op")
+
+
+def test_a_file_in_a_users_folder_is_no_member_link() -> None:
+    from lxml.html import fragment_fromstring
+    from winnow.mibat import _member_link
+
+    profile = fragment_fromstring("<a href='https://forum.example/u/123'>ann</a>")
+    song = fragment_fromstring("<a href='https://dl.example/u/27966975/06%20Landline.mp3'>x</a>")
+    assert _member_link(profile)
+    assert not _member_link(song)

@@ -96,6 +96,11 @@ MEMBER_HREF_RE = re.compile(r"member|[?&]u(?:ser)?(?:id)?=\d|/u/\d|/users?/\d", 
 """Links to a forum member's profile: a member list, a numeric user id (a blog's author
 and profile pages are not a forum's members)."""
 
+FILE_HREF_RE = re.compile(
+    r"\.(?:mp3|m4a|ogg|wav|flac|mp4|mov|webm|pdf|zip|rar|jpe?g|png|gif|webp|docx?|xlsx?)"
+    r"(?:$|[?#])", re.I)
+"""Links to a file (a song, a document, a picture) under a user's folder: never a profile."""
+
 DATE_CACHE_SIZE = 8192
 """Short texts whose date test is remembered (a few pages' worth)."""
 
@@ -776,7 +781,8 @@ def _names(el: HtmlElement) -> str:
 
 def _member_link(a: HtmlElement) -> bool:
     """A link to a member's profile in a post's header: not one in the post's prose."""
-    if not MEMBER_HREF_RE.search(a.get("href") or ""):
+    href = a.get("href") or ""
+    if not MEMBER_HREF_RE.search(href) or FILE_HREF_RE.search(href):
         return False
     block = next((p for p in a.iterancestors() if p.tag in BLOCK_TAGS), None)
     return block is None or len(normalize_space(block.text_content())) <= MAX_PIVOT_TEXT
