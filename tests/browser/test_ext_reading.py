@@ -341,11 +341,12 @@ def test_forget_this_site_from_the_popup(browser: Browser, winnow_server: Winnow
             "chrome.scripting.getRegisteredContentScripts({ids: ['winnow-collect']})"
             f".then((found) => found.some((s) => s.matches.some((m) => m.includes('{site}'))))"),
             what="the collecting script registered for the site")
-        for name in ("forget-1", "forget-2"):
+        for count, name in enumerate(("forget-1", "forget-2"), start=1):
             visited = browser.open(browser.pages.url(f"/plain/{name}"))
             visited.wait_for_load_state("load")
+            # the collecting script sends once the page is idle: close the tab only after
+            wait_for(lambda n=count: winnow_server.pages_of(site) >= n, what="pages stored")
             visited.close()
-        wait_for(lambda: winnow_server.pages_of(site) >= 2, what="pages stored")
         assert site_known(winnow_server, site)
         positions = {browser.pages.url("/plain/forget-1"): {"block": 3, "offset": 0, "at": 1},
                      "https://example.com/kept": {"block": 2, "offset": 0, "at": 1}}
