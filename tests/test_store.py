@@ -17,17 +17,17 @@ from pathlib import Path
 
 import pytest
 from winnow import store as store_module
-from winnow.page import PageError
+from winnow import store_schema
+from winnow.page import MAX_PAGE_BYTES, PageError
+from winnow.sitekeys import site_key
 from winnow.store import (
     DB_FILENAME,
     MAX_PAGES_PER_CLUSTER,
-    SCHEMA_VERSION,
     Retention,
-    SchemaVersionError,
     Store,
     StoreError,
-    site_key,
 )
+from winnow.store_schema import SCHEMA_VERSION, SchemaVersionError
 
 SITE = "example.com"
 URL = "https://www.example.com/news/1.html"
@@ -108,7 +108,7 @@ def test_later_migration_applies_once_on_open(tmp_path: Path,
         s.add_page(SITE, URL, HTML)
     extra = ("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)",
              "INSERT INTO notes (text) VALUES ('migrated')")
-    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, extra))
+    monkeypatch.setattr(store_schema, "MIGRATIONS", (*store_schema.MIGRATIONS, extra))
     for _ in range(2):  # the second open finds nothing to do
         with Store.open(tmp_path) as s:
             assert s.count_pages() == 1
@@ -121,7 +121,7 @@ def test_failed_migration_rolls_back_entirely(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     Store.open(tmp_path).close()
     broken = ("CREATE TABLE half (id INTEGER)", "THIS IS NOT SQL")
-    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, broken))
+    monkeypatch.setattr(store_schema, "MIGRATIONS", (*store_schema.MIGRATIONS, broken))
     with pytest.raises(StoreError, match=f"schema version {SCHEMA_VERSION + 1} failed"):
         Store.open(tmp_path)
     with raw_db(tmp_path) as conn:
@@ -195,7 +195,7 @@ def test_compression_shrinks_stored_html(store: Store, tmp_path: Path) -> None:
 
 def test_oversized_and_non_html_input_refused(store: Store) -> None:
     with pytest.raises(PageError, match="limit"):
-        store.add_page(SITE, URL, b" " * (store_module.MAX_PAGE_BYTES + 1))
+        store.add_page(SITE, URL, b" " * (MAX_PAGE_BYTES + 1))
     with pytest.raises(TypeError, match="bytes or str"):
         store.add_page(SITE, URL, 42)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="empty"):
@@ -482,7 +482,7 @@ def test_version_1_file_gains_model_summaries(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """A file written before summaries existed is migrated; its models read as empty
     summaries until saved again."""
-    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:1])
+    monkeypatch.setattr(store_schema, "MIGRATIONS", store_schema.MIGRATIONS[:1])
     Store.open(tmp_path).close()
     monkeypatch.undo()
     with raw_db(tmp_path) as conn:

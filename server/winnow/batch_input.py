@@ -36,7 +36,7 @@ from winnow.batch_plan import (
     matches_pattern,
 )
 from winnow.page import MAX_PAGE_BYTES
-from winnow.store import normalize_site, site_key
+from winnow.sitekeys import normalize_site, site_key
 
 PAGE_RECORD_TYPES = ("response", "resource")
 """WARC record types that carry a page."""

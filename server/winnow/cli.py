@@ -32,7 +32,8 @@ from winnow.extractor import extract
 from winnow.learning import MODEL_KIND, Learner
 from winnow.page import PageError
 from winnow.result import Extraction
-from winnow.store import Store, StoreError, default_data_dir, normalize_site, site_key
+from winnow.sitekeys import normalize_site, site_key
+from winnow.store import Store, StoreError, default_data_dir
 
 FORMATS = ("text", "html", "markdown", "json", "jsonl")
 POST_FORMATS = ("json", "csv", "markdown", "jsonl")

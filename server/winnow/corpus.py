@@ -21,7 +21,8 @@ from typing import BinaryIO
 from warcio.warcwriter import WARCWriter
 
 from winnow import __version__
-from winnow.store import Store, StoredPage
+from winnow.store import Store
+from winnow.storedpages import StoredPage
 
 FORMATS = ("jsonl", "warc")
 FIELDS = ("id", "site", "url", "title", "seen_at", "cluster", "sha256", "html")

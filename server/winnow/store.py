@@ -18,15 +18,14 @@ said it stored:
   in one `BEGIN IMMEDIATE` transaction, so a writer never fails halfway on a lock upgrade.
 - `secure_delete` on, and a WAL checkpoint after `forget_site`, so forgotten pages are
   overwritten in the file rather than left in free pages.
-- The schema version is `PRAGMA user_version`; `MIGRATIONS` are applied in order, each in its
-  own transaction together with the version bump. A file from a newer Winnow is refused with
-  `SchemaVersionError` instead of being damaged.
+- The schema and its migrations are in `winnow.store_schema`; a file from a newer Winnow is
+  refused with `SchemaVersionError` instead of being damaged.
 
-Pages are kept per site (the host without `www.`, see `site_key`) with their HTML compressed by
-zlib; an identical re-visit (same site, URL and content hash) updates the stored page instead
-of adding a copy. Retention is bounded: a template cluster keeps at most
-`MAX_PAGES_PER_CLUSTER` pages, and pages not yet assigned to a cluster at most
-`MAX_UNCLUSTERED_PAGES` per site; past the bound the least recently seen are deleted.
+Pages are kept per site (the host without `www.`, see `winnow.sitekeys`) with their HTML
+compressed by zlib (`winnow.storedpages`); an identical re-visit (same site, URL and content
+hash) updates the stored page instead of adding a copy. Retention is bounded: a template
+cluster keeps at most `MAX_PAGES_PER_CLUSTER` pages, and pages not yet assigned to a cluster
+at most `MAX_UNCLUSTERED_PAGES` per site; past the bound the least recently seen are deleted.
 Models are JSON text, never pickle.
 
 Threads: a `Store` is one connection opened with `check_same_thread=False` and every operation,
@@ -38,24 +37,28 @@ writer proceed side by side across connections).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import math
 import sqlite3
 import threading
 import time
-import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any
-from urllib.parse import urlsplit
 
 from winnow import datadir
-from winnow.page import MAX_PAGE_BYTES, PageError, decode_html
+from winnow.sitekeys import normalize_site
+from winnow.store_schema import (
+    StoreError,
+    configure,
+    immediate,
+    migrate,
+)
+from winnow.storedpages import PAGE_COLUMNS, PageBlob, StoredPage, page_from_row
 
 log = logging.getLogger(__name__)
 
@@ -63,13 +66,6 @@ DB_FILENAME = "winnow.sqlite3"
 DATA_DIR_MODE = datadir.DIR_MODE
 """The data dir holds browsing history, the server's token and the secret: owner only."""
 APP_NAME = "winnow"
-
-BUSY_TIMEOUT_MS = 5000
-"""How long a writer waits for another connection's write lock before failing."""
-WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024
-"""The `-wal` file is truncated back to this after a checkpoint (one huge page can grow it)."""
-ZLIB_LEVEL = 6
-"""zlib's default: the article corpus shrinks 4.5x (level 1: 3.9x, level 9: no better)."""
 
 MAX_PAGES_PER_CLUSTER = 200
 """Pages kept per template cluster; older ones are deleted on insert. Learning keeps bounded
@@ -79,64 +75,8 @@ MAX_UNCLUSTERED_PAGES = 1000
 
 ITER_BATCH = 64
 """Pages fetched per query by `iter_pages`; no cursor stays open between batches."""
-MAX_SITE_CHARS = 253
-"""The longest DNS name; site keys are host names or short names given on the command line."""
-WWW_PREFIX = "www."
-
 DEFAULT_SITE_SETTINGS: dict[str, Any] = {"collect": False}
 """Collecting a site's pages for the research corpus is opt-in per site (DESIGN.md)."""
-
-Migration = tuple[str, ...]
-"""SQL statements that take the schema from one version to the next, run in one transaction."""
-
-MIGRATIONS: tuple[Migration, ...] = (
-    (  # 1: sites, pages, site models, settings
-        """CREATE TABLE sites (
-            site TEXT PRIMARY KEY,
-            settings TEXT NOT NULL DEFAULT '{}',
-            created_at REAL NOT NULL
-        )""",
-        # AUTOINCREMENT: a page id handed to a client never comes to name another page.
-        """CREATE TABLE pages (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            site TEXT NOT NULL REFERENCES sites(site) ON DELETE CASCADE,
-            url TEXT NOT NULL,
-            title TEXT,
-            seen_at REAL NOT NULL,
-            html BLOB NOT NULL,
-            html_size INTEGER NOT NULL,
-            content_hash TEXT NOT NULL,
-            cluster INTEGER
-        )""",
-        "CREATE INDEX pages_by_site ON pages(site, id)",
-        "CREATE INDEX pages_by_cluster ON pages(site, cluster, seen_at)",
-        "CREATE UNIQUE INDEX pages_dedupe ON pages(site, url, content_hash)",
-        """CREATE TABLE site_models (
-            site TEXT NOT NULL REFERENCES sites(site) ON DELETE CASCADE,
-            kind TEXT NOT NULL,
-            version INTEGER NOT NULL,
-            data TEXT NOT NULL,
-            updated_at REAL NOT NULL,
-            PRIMARY KEY (site, kind)
-        )""",
-        "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    ),
-    (  # 2: a model's summary (pages learned, cluster sizes) readable without loading it
-        "ALTER TABLE site_models ADD COLUMN summary TEXT NOT NULL DEFAULT '{}'",
-    ),
-)
-SCHEMA_VERSION = len(MIGRATIONS)
-
-_PAGE_COLUMNS = "id, site, url, title, seen_at, cluster, html_size, content_hash"
-
-
-class StoreError(Exception):
-    """The store cannot be opened or used; the message says which file and why."""
-
-
-class SchemaVersionError(StoreError):
-    """The database was written by a newer Winnow whose schema this version does not know."""
-
 
 @dataclass(frozen=True)
 class Retention:
@@ -152,28 +92,6 @@ class Retention:
     def limit(self, cluster: int | None) -> int:
         """Return the bound for the bucket `cluster` (None: not yet clustered)."""
         return self.unclustered if cluster is None else self.per_cluster
-
-
-@dataclass(frozen=True)
-class StoredPage:
-    """One stored page. `raw` is the HTML as it was given (str input as UTF-8); it is empty
-    when the page was listed without HTML or its stored data is corrupt (`corrupt` is True)."""
-
-    id: int
-    site: str
-    url: str
-    title: str | None
-    seen_at: float
-    cluster: int | None
-    html_size: int
-    content_hash: str
-    raw: bytes = b""
-    corrupt: bool = False
-
-    @property
-    def html(self) -> str:
-        """Return the HTML as text, decoded like `winnow.page` decodes bytes; never raises."""
-        return decode_html(self.raw) if self.raw else ""
 
 
 @dataclass(frozen=True)
@@ -200,66 +118,11 @@ class SiteInfo:
     settings: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_SITE_SETTINGS))
 
 
-@dataclass(frozen=True)
-class _Blob:
-    """Page HTML ready to store: compressed bytes, original size and content hash."""
-
-    data: bytes
-    size: int
-    digest: str
-
-    @classmethod
-    def of(cls, html: bytes | str) -> _Blob:
-        """Encode, check the size limit, compress and hash `html`; lone surrogates (which
-        JSON can carry but UTF-8 cannot) become U+FFFD."""
-        if isinstance(html, str):
-            raw = html.encode("utf-8", errors="replace")
-        elif isinstance(html, bytes):
-            raw = html
-        else:
-            raise TypeError(f"expected HTML as bytes or str, got {type(html).__name__}")
-        if len(raw) > MAX_PAGE_BYTES:
-            raise PageError(f"page is {len(raw):,} bytes, over the {MAX_PAGE_BYTES:,}-byte limit")
-        digest = hashlib.sha256(raw).hexdigest()
-        return cls(zlib.compress(raw, ZLIB_LEVEL), len(raw), digest)
-
-
 def default_data_dir() -> Path:
     """Return the user's data directory for Winnow (platformdirs), not creating it."""
     import platformdirs
 
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-
-
-def site_key(url: str) -> str:
-    """Return the site of `url`: its lowercase host without a leading `www.` and without port.
-
-    Raise ValueError for URLs without a host (relative URLs, `file:`, `about:blank`), since
-    the caller then has to name the site itself.
-    """
-    try:
-        host = urlsplit(url.strip()).hostname
-    except ValueError as exc:
-        raise ValueError(f"cannot read a host from URL {url!r}: {exc}") from exc
-    if not host:
-        raise ValueError(f"URL {url!r} has no host; give the site explicitly")
-    return normalize_site(host)
-
-
-def normalize_site(site: str) -> str:
-    """Return `site` as a site key: trimmed, lowercase, trailing dot and leading `www.` off
-    (only when a domain remains: `www.com` stays). Raise ValueError for an empty or
-    over-long name."""
-    if not isinstance(site, str):
-        raise TypeError(f"site must be a str, got {type(site).__name__}")
-    key = site.strip().lower().rstrip(".")
-    if key.startswith(WWW_PREFIX) and "." in key[len(WWW_PREFIX):]:
-        key = key[len(WWW_PREFIX):]
-    if not key:
-        raise ValueError("site must not be empty")
-    if len(key) > MAX_SITE_CHARS:
-        raise ValueError(f"site is {len(key)} characters, over the limit of {MAX_SITE_CHARS}")
-    return key
 
 
 class Store:
@@ -299,8 +162,8 @@ class Store:
             raise StoreError(f"cannot use {directory} as the data directory: {exc}") from exc
         try:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            _configure(conn, path)
-            _migrate(conn, path)
+            configure(conn, path)
+            migrate(conn, path)
         except BaseException as exc:
             if conn is not None:
                 conn.close()
@@ -344,7 +207,7 @@ class Store:
         if not isinstance(url, str):
             raise TypeError(f"url must be a str, got {type(url).__name__}")
         seen = _check_time(seen_at)
-        blob = _Blob.of(html)  # CPU work outside the lock
+        blob = PageBlob.of(html)  # CPU work outside the lock
         with self._transaction() as conn:
             _ensure_site(conn, key, time.time())
             found = _revisit(conn, key, url, blob.digest, title, cluster, seen)
@@ -358,9 +221,9 @@ class Store:
     def get_page(self, page_id: int) -> StoredPage | None:
         """Return the page with its HTML, or None when there is no such page."""
         with self._reading() as conn:
-            row = conn.execute(f"SELECT {_PAGE_COLUMNS}, html FROM pages WHERE id = ?",
+            row = conn.execute(f"SELECT {PAGE_COLUMNS}, html FROM pages WHERE id = ?",
                                (page_id,)).fetchone()
-        return None if row is None else _to_page(row, with_html=True)
+        return None if row is None else page_from_row(row, with_html=True)
 
     def page_site(self, page_id: int) -> str | None:
         """Return the site of a stored page, or None when there is no such page."""
@@ -371,10 +234,10 @@ class Store:
     def recent_pages(self, site: str, limit: int) -> list[StoredPage]:
         """Return the site's `limit` most recently seen pages, newest first, without HTML."""
         with self._reading() as conn:
-            rows = conn.execute(f"SELECT {_PAGE_COLUMNS} FROM pages WHERE site = ? "
+            rows = conn.execute(f"SELECT {PAGE_COLUMNS} FROM pages WHERE site = ? "
                                 "ORDER BY seen_at DESC, id DESC LIMIT ?",
                                 (normalize_site(site), limit)).fetchall()
-        return [_to_page(row, with_html=False) for row in rows]
+        return [page_from_row(row, with_html=False) for row in rows]
 
     def iter_pages(self, site: str, cluster: int | None = None, limit: int | None = None, *,
                    with_html: bool = True) -> Iterator[StoredPage]:
@@ -394,7 +257,7 @@ class Store:
             size = ITER_BATCH if remaining is None else min(ITER_BATCH, remaining)
             rows = self._page_batch(site, cluster, after, size, with_html)
             for row in rows:
-                yield _to_page(row, with_html)
+                yield page_from_row(row, with_html)
             if len(rows) < size:
                 return
             after = rows[-1][0]
@@ -403,7 +266,7 @@ class Store:
     def _page_batch(self, site: str, cluster: int | None, after: int, size: int,
                     with_html: bool) -> list[tuple[Any, ...]]:
         """Return up to `size` rows of `site` with ids above `after`, in id order."""
-        columns = _PAGE_COLUMNS + (", html" if with_html else "")
+        columns = PAGE_COLUMNS + (", html" if with_html else "")
         sql = f"SELECT {columns} FROM pages WHERE site = ? AND id > ?"
         params: tuple[Any, ...] = (site, after)
         if cluster is not None:
@@ -622,69 +485,9 @@ class Store:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """Hold the lock and run the block in one `_immediate` transaction."""
-        with self._lock, _immediate(self._connection()) as conn:
+        """Hold the lock and run the block in one `immediate` transaction."""
+        with self._lock, immediate(self._connection()) as conn:
             yield conn
-
-
-@contextmanager
-def _immediate(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """Run the block in one `BEGIN IMMEDIATE` transaction: committed when the block returns,
-    rolled back when it raises."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield conn
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-
-
-def _configure(conn: sqlite3.Connection, path: Path) -> None:
-    """Set the connection's pragmas (busy timeout first: switching to WAL takes a lock)."""
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-    if str(mode).lower() != "wal":
-        log.warning("%s: WAL is not available here (journal mode %s); commits stay atomic "
-                    "but readers and the writer block each other", path, mode)
-    conn.execute("PRAGMA synchronous = NORMAL")
-    conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("PRAGMA secure_delete = ON")
-    conn.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT_BYTES}")
-
-
-def _migrate(conn: sqlite3.Connection, path: Path) -> None:
-    """Apply the migrations past the file's `user_version`, each in its own transaction with
-    its version bump. The version is read again inside each transaction, so two processes
-    opening the same new file do not both migrate it."""
-    start = _schema_version(conn, path)
-    for version, statements in enumerate(MIGRATIONS[start:], start=start + 1):
-        with _immediate(conn):
-            if _schema_version(conn, path) < version:
-                _apply(conn, statements, version)
-
-
-def _apply(conn: sqlite3.Connection, statements: Sequence[str], version: int) -> None:
-    """Run one migration's statements and set `user_version` to `version`."""
-    try:
-        for statement in statements:
-            conn.execute(statement)
-    except sqlite3.Error as exc:
-        raise StoreError(f"migration to schema version {version} failed: {exc}") from exc
-    conn.execute(f"PRAGMA user_version = {int(version)}")
-    log.info("store schema migrated to version %d", version)
-
-
-def _schema_version(conn: sqlite3.Connection, path: Path) -> int:
-    """Return the file's `user_version`; raise `SchemaVersionError` when it is newer than
-    the migrations this Winnow knows."""
-    current = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    if current > len(MIGRATIONS):
-        raise SchemaVersionError(
-            f"{path} has schema version {current}, but this Winnow supports up to version "
-            f"{len(MIGRATIONS)}: upgrade Winnow, or use another data directory")
-    return current
 
 
 def _check_time(seen_at: float | None) -> float:
@@ -716,7 +519,7 @@ def _revisit(conn: sqlite3.Connection, site: str, url: str, digest: str, title: 
     return int(page_id), bucket
 
 
-def _insert_page(conn: sqlite3.Connection, site: str, url: str, blob: _Blob, title: str | None,
+def _insert_page(conn: sqlite3.Connection, site: str, url: str, blob: PageBlob, title: str | None,
                  cluster: int | None, seen: float) -> int:
     cursor = conn.execute(
         "INSERT INTO pages (site, url, title, seen_at, html, html_size, content_hash, cluster) "
@@ -724,32 +527,6 @@ def _insert_page(conn: sqlite3.Connection, site: str, url: str, blob: _Blob, tit
         (site, url, title, seen, blob.data, blob.size, blob.digest, cluster))
     assert cursor.lastrowid is not None
     return cursor.lastrowid
-
-
-def _to_page(row: Sequence[Any], with_html: bool) -> StoredPage:
-    """Build a `StoredPage` from a row of `_PAGE_COLUMNS` (plus html when `with_html`)."""
-    page_id, site, url, title, seen_at, cluster, size, digest = row[:8]
-    page = StoredPage(int(page_id), site, url, title, float(seen_at), cluster, int(size), digest)
-    if not with_html:
-        return page
-    raw = _inflate(row[8], int(size))
-    if raw is None:
-        log.warning("page %d of %s has corrupt stored HTML", page_id, site)
-        return replace(page, corrupt=True)
-    return replace(page, raw=raw)
-
-
-def _inflate(data: Any, size: int) -> bytes | None:
-    """Decompress stored HTML, or return None when it is not what was stored: not zlib,
-    truncated, or not `size` bytes (never inflating past that, whatever the data says)."""
-    if not isinstance(data, bytes):
-        return None
-    inflater = zlib.decompressobj()
-    try:
-        raw = inflater.decompress(data, size + 1)
-    except zlib.error:
-        return None
-    return raw if len(raw) == size and inflater.eof else None
 
 
 def _load_json_object(text: Any, what: str) -> dict[str, Any] | None:

@@ -35,7 +35,7 @@ from winnow.server import protocol, worker
 from winnow.server.protocol import ProtocolError
 from winnow.server.reader import CSP
 from winnow.server.state import STATE, ServerState
-from winnow.store import normalize_site
+from winnow.sitekeys import normalize_site
 
 T = TypeVar("T")
 

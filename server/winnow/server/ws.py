@@ -28,7 +28,7 @@ from winnow.server import logs, protocol, worker
 from winnow.server.protocol import ProtocolError, Request, envelope, error_message
 from winnow.server.state import STATE, ServerState
 from winnow.server.workers import WorkerCrashed
-from winnow.store import normalize_site, site_key
+from winnow.sitekeys import normalize_site, site_key
 
 log = logging.getLogger(__name__)
 
