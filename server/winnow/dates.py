@@ -33,6 +33,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from email.utils import parsedate_tz
 
+from winnow import date_words as words
+
 __all__ = ["DateMatch", "is_date_pivot", "parse_date", "parse_datetime_attr"]
 
 # --- constants ------------------------------------------------------------------------------
@@ -69,315 +71,6 @@ TIER_RELATIVE = 2
 
 TIER_PARTIAL = 1
 """Candidate rank: a date missing its year or day ("April 9", "September 2019")."""
-
-AMBIGUOUS_MONTH_TOKENS = frozenset({"ago", "set", "out", "gen"})
-"""Month abbreviations that are ordinary words elsewhere; only accepted with a year."""
-
-_MONTHS: dict[int, tuple[str, ...]] = {
-    1: ("january", "jan", "januar", "jänner", "janvier", "janv", "enero", "ene", "janeiro",
-        "gennaio", "gen", "januari", "январь", "января", "янв"),
-    2: ("february", "feb", "februar", "feber", "février", "fevrier", "févr", "fevr", "fév",
-        "febrero", "fevereiro", "fev", "febbraio", "februari", "февраль", "февраля", "фев"),
-    3: ("march", "mar", "märz", "mär", "maerz", "mrz", "mars", "marzo", "março", "marco", "maart",
-        "mrt", "март", "марта", "мар"),
-    4: ("april", "apr", "avril", "avr", "abril", "abr", "aprile", "апрель", "апреля", "апр"),
-    5: ("may", "mai", "mayo", "maio", "maggio", "mag", "mei", "май", "мая"),
-    6: ("june", "jun", "juni", "juin", "junio", "junho", "giugno", "giu", "июнь", "июня",
-        "июн"),
-    7: ("july", "jul", "juli", "juillet", "juil", "julio", "julho", "luglio", "lug", "июль",
-        "июля", "июл"),
-    8: ("august", "aug", "août", "aout", "agosto", "ago", "augustus", "август", "августа",
-        "авг"),
-    9: ("september", "sep", "sept", "septembre", "septiembre", "setiembre", "setembro", "set",
-        "settembre", "сентябрь", "сентября", "сен", "сент"),
-    10: ("october", "oct", "oktober", "okt", "octobre", "octubre", "outubro", "out", "ottobre",
-         "ott", "октябрь", "октября", "окт"),
-    11: ("november", "nov", "novembre", "noviembre", "novembro", "ноябрь", "ноября", "ноя"),
-    12: ("december", "dec", "dezember", "dez", "décembre", "decembre", "déc", "diciembre",
-         "dic", "dezembro", "dicembre", "декабрь", "декабря", "дек"),
-}
-"""Month names, full and abbreviated, of every supported language (lower case)."""
-
-MONTH_BY_NAME: dict[str, int] = {name: num for num, names in _MONTHS.items() for name in names}
-"""Lower-case month name or abbreviation -> month number."""
-
-_WEEKDAYS_FULL: dict[int, tuple[str, ...]] = {
-    0: ("monday", "montag", "lundi", "lunes", "segunda-feira", "lunedì", "lunedi", "maandag",
-        "понедельник", "星期一", "周一", "月曜日"),
-    1: ("tuesday", "dienstag", "mardi", "martes", "terça-feira", "terca-feira", "martedì",
-        "martedi", "dinsdag", "вторник", "星期二", "周二", "火曜日"),
-    2: ("wednesday", "mittwoch", "mercredi", "miércoles", "miercoles", "quarta-feira",
-        "mercoledì", "mercoledi", "woensdag", "среда", "星期三", "周三", "水曜日"),
-    3: ("thursday", "donnerstag", "jeudi", "jueves", "quinta-feira", "giovedì", "giovedi",
-        "donderdag", "четверг", "星期四", "周四", "木曜日"),
-    4: ("friday", "freitag", "vendredi", "viernes", "sexta-feira", "venerdì", "venerdi",
-        "vrijdag", "пятница", "星期五", "周五", "金曜日"),
-    5: ("saturday", "samstag", "sonnabend", "samedi", "sábado", "sabado", "sabato", "zaterdag",
-        "суббота", "星期六", "周六", "土曜日"),
-    6: ("sunday", "sonntag", "dimanche", "domingo", "domenica", "zondag", "воскресенье",
-        "星期日", "星期天", "周日", "日曜日"),
-}
-"""Full weekday names (Monday = 0); used for "Friday at 10:00" relative dates."""
-
-WEEKDAY_BY_NAME: dict[str, int] = {
-    name: num for num, names in _WEEKDAYS_FULL.items() for name in names
-}
-"""Lower-case full weekday name -> weekday number (Monday = 0)."""
-
-WEEKDAY_ABBREVIATIONS = (
-    "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "mo", "di", "mi",
-    "do", "fr", "sa", "so", "lun", "mar", "mer", "jeu", "ven", "sam", "dim", "mié", "jue", "vie",
-    "sáb", "dom", "seg", "ter", "qua", "qui", "sex", "gio", "sab", "ma", "wo", "vr", "za", "zo",
-    "пн", "вт", "ср", "чт", "пт", "сб", "вс",
-)
-"""Weekday abbreviations allowed as a label before a date ("Fri May 08, 2009")."""
-
-WEEKDAY_SEPARATORS = frozenset(" \t\xa0,.")
-"""Characters allowed between a weekday label and the date it precedes."""
-
-_UNITS: dict[str, tuple[str, ...]] = {
-    "second": ("second", "seconds", "sec", "secs", "s", "sekunde", "sekunden", "sek", "seconde",
-               "secondes", "segundo", "segundos", "seg", "secondo", "secondi", "seconden",
-               "секунду", "секунды", "секунд", "сек", "秒", "秒钟", "秒鐘"),
-    "minute": ("minute", "minutes", "min", "mins", "m", "minuten", "minuto", "minutos",
-               "minuti", "minuut", "минуту", "минуты", "минут", "мин", "分", "分钟", "分鐘"),
-    "hour": ("hour", "hours", "hr", "hrs", "h", "stunde", "stunden", "std", "heure", "heures",
-             "hora", "horas", "ora", "ore", "uur", "uren", "час", "часа", "часов", "ч", "小时",
-             "小時", "个小时", "個小時", "時間"),
-    "day": ("day", "days", "d", "tag", "tage", "tagen", "jour", "jours", "j", "día", "días",
-            "dia", "dias", "giorno", "giorni", "dag", "dagen", "день", "дня", "дней", "天",
-            "日"),
-    "week": ("week", "weeks", "wk", "wks", "w", "woche", "wochen", "semaine", "semaines",
-             "semana", "semanas", "settimana", "settimane", "weken", "неделю", "недели",
-             "недель", "нед", "周", "週", "星期", "週間"),
-    "month": ("month", "months", "mo", "mos", "monat", "monate", "monaten", "mois", "mes",
-              "meses", "mês", "mese", "mesi", "maand", "maanden", "месяц", "месяца",
-              "месяцев", "мес", "个月", "個月", "か月", "ヶ月", "ヵ月", "カ月"),
-    "year": ("year", "years", "yr", "yrs", "y", "jahr", "jahre", "jahren", "an", "ans",
-             "année", "années", "año", "años", "ano", "anos", "anno", "anni", "jaar", "jaren",
-             "год", "года", "лет", "年"),
-}
-"""Relative-date unit words of every language, by unit."""
-
-UNIT_BY_WORD: dict[str, str] = {word: unit for unit, words in _UNITS.items() for word in words}
-"""Lower-case unit word -> "second" | "minute" | "hour" | "day" | "week" | "month" | "year"."""
-
-NUMBER_WORDS = frozenset({
-    "a", "an", "one", "ein", "eine", "einem", "einer", "einen", "un", "une", "una", "uno", "um",
-    "uma", "een", "één", "один", "одна", "одну",
-})
-"""Words meaning "one" in relative dates ("an hour ago", "vor einem Tag", "il y a un an")."""
-
-_DAY_WORDS: dict[int, tuple[str, ...]] = {
-    0: ("today", "heute", "aujourd'hui", "aujourd’hui", "hoy", "hoje", "oggi", "vandaag",
-        "сегодня"),
-    -1: ("yesterday", "gestern", "hier", "ayer", "ontem", "ieri", "gisteren", "вчера"),
-    -2: ("day before yesterday", "vorgestern", "avant-hier", "anteayer", "antier",
-         "anteontem", "l'altro ieri", "altroieri", "eergisteren", "позавчера"),
-}
-"""Day words (alphabetic scripts) by day offset from the reference date."""
-
-_CJK_DAY_WORDS: dict[int, tuple[str, ...]] = {
-    0: ("今天", "今日"),
-    -1: ("昨天", "昨日"),
-    -2: ("前天", "一昨日", "おととい"),
-}
-"""Chinese and Japanese day words by day offset (matched without word boundaries)."""
-
-DAY_OFFSET_BY_WORD: dict[str, int] = {
-    word: offset
-    for table in (_DAY_WORDS, _CJK_DAY_WORDS)
-    for offset, words in table.items()
-    for word in words
-}
-"""Lower-case day word -> day offset (0 today, -1 yesterday, -2 the day before)."""
-
-HIER_LANGS = ("de", "nl")
-"""Languages in which "hier" means "here", not French "yesterday"."""
-
-NOW_PHRASES = (
-    "just now", "right now", "a few seconds ago", "moments ago", "a moment ago", "gerade eben",
-    "soeben", "à l'instant", "a l'instant", "ahora mismo", "justo ahora", "hace un momento",
-    "agora mesmo", "proprio ora", "poco fa", "zojuist", "net nu", "только что", "刚刚", "剛剛",
-    "たった今",
-)
-"""Phrases meaning "now" (a relative date of zero)."""
-
-CJK_MERIDIEM_PM = frozenset({"下午", "午後", "晚上"})
-"""CJK prefixes marking an afternoon/evening hour."""
-
-CJK_MERIDIEM_AM = frozenset({"上午", "午前", "早上", "凌晨"})
-"""CJK prefixes marking a morning hour."""
-
-PIVOT_LABEL_WORDS = (
-    "posted", "posted on", "posted at", "post", "date", "on", "at", "by", "le", "el", "il",
-    "op", "om", "am", "um", "uhr", "à", "a", "las", "às", "alle", "de", "del", "du", "van",
-    "von", "re", "edited", "updated", "last", "modified", "written", "sent", "gepostet",
-    "geschrieben", "verfasst", "datum", "publié", "posté", "envoyé", "publicado", "enviado",
-    "escrito", "fecha", "data", "pubblicato", "inviato", "scritto", "geplaatst", "geschreven",
-    "опубликовано", "отправлено", "дата", "в", "发表于", "發表於", "发布于", "投稿日",
-    "投稿", "于", "於", "zuletzt", "bearbeitet", "g", "г", "года", "ago", "uur",
-)
-"""Label words allowed around a pivot date ("Posted on", "Geschrieben am", "发表于")."""
-
-
-# --- regexes ------------------------------------------------------------------------------
-
-
-def _alternation(words: Iterable[str]) -> str:
-    """A regex alternation of `words`, longest first so it matches greedily; spaces match 1-3
-    whitespace characters."""
-    items = sorted(set(words), key=len, reverse=True)
-    return "|".join(re.escape(w).replace(r"\ ", r"\s{1,3}") for w in items)
-
-
-_NOT_LETTER_AFTER = r"(?![^\W\d_])"
-_NOT_LETTER_BEFORE = r"(?<![^\W\d_])"
-_MONTH_ALT = _alternation(MONTH_BY_NAME)
-_MONTH = rf"{_NOT_LETTER_BEFORE}(?P<mon>{_MONTH_ALT}){_NOT_LETTER_AFTER}\.?"
-
-_TIME = (
-    r"(?:(?P<mer>上午|下午|午前|午後|早上|晚上|凌晨)\s{0,2})?"
-    r"(?<!\d)(?P<hour>2[0-3]|[01]?\d)"
-    r"(?:\s{0,2}(?P<tsep>[:hH時时点點])\s{0,2}(?P<minute>[0-5]\d)(?!\d)(?:\s{0,2}分)?"
-    r"(?::(?P<second>[0-5]\d)(?:[.,]\d{1,6})?)?)?"
-    r"(?:\s{0,2}(?P<ampm>[aApP])\.?\s?[mM]\.?" + _NOT_LETTER_AFTER + ")?"
-    r"(?P<uhr>\s{0,2}(?:[Uu]hr|[Hh]rs?)" + _NOT_LETTER_AFTER + r"|\s{0,2}[時时点點](?!\d))?"
-    r"(?:\s{0,2}(?P<tz>Z(?![^\W\d_])|(?:UTC|GMT)?\s?[+-]\d{2}:?\d{2}(?!\d)|UTC|GMT))?"
-)
-"""A time of day: hours, optional minutes and seconds, am/pm, "Uhr", offset."""
-
-_CONNECTOR = (
-    r"(?:T|[\s,@|·–—-]{0,4}"
-    r"(?:(?i:at|um|à|a\s{1,2}las?|às|as|alle(?:\s{1,2}ore)?|ore|om|в|kl\.?|le|el)\s{1,3})?)"
-)
-"""What may separate a date from a following time ("at", "um", "à", ", ", "T")."""
-
-_TRAILING_TIME_RE = re.compile(_CONNECTOR + _TIME)
-_LEADING_TIME_RE = re.compile(_TIME + r"\s{0,3}(?i:on|le|am|el|il|op|,)?\s{0,3}$")
-_ISO_RE = re.compile(
-    r"(?<![\w./-])(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?!\d|[./-]\d)"
-)
-"""Year first numeric dates: 2012-03-12, 2012/3/12, 2012.03.12."""
-
-_NUMERIC_RE = re.compile(
-    r"(?<![\w./:-])(?P<a>\d{1,2})(?P<sep>[-/.])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|\d{2})"
-    r"(?!\d|[./-]\d)"
-)
-"""Day/month first numeric dates: 12.03.2012, 03/12/2012, 12-03-12."""
-
-_DMY_RE = re.compile(
-    r"(?<![\w.])(?P<d>\d{1,2})(?!\d)(?:\.|º|°|er|st|nd|rd|th)?"
-    r"(?:\s{0,3}(?:de|of)\s{1,3}|\s{0,2}[-/]\s{0,2}|\s{0,3})"
-    + _MONTH
-    + r"(?:(?:(?P<ysep>[-/])|\s{0,3},?\s{0,3}(?:de\s{1,3})?)"
-    r"(?P<y>\d{4}(?![\d:])|(?<=[-/])\d{2}(?![\d:])))?"
-    r"(?:\s{0,2}(?:г\.|года|г(?![^\W\d_])))?",
-    re.IGNORECASE,
-)
-"""Day-month[-year] dates: 12 March 2012, 5. Januar 2019, 12 de marzo de 2012, 16-Jun-20."""
-
-_MDY_RE = re.compile(
-    _MONTH + r"\s{0,3}(?P<d>\d{1,2})(?!\d)(?:st|nd|rd|th)?"
-    r"(?:(?:\s{0,3},\s{0,3}|\s{1,3})(?P<y>\d{4})(?![\d:]))?",
-    re.IGNORECASE,
-)
-"""Month-day[-year] dates: March 12, 2012; Mar 12th 2012; April 9."""
-
-_MY_RE = re.compile(
-    _MONTH + r"(?:\s{0,3},\s{0,3}|\s{1,3}(?:de\s{1,3})?)(?P<y>\d{4})(?![\d:])",
-    re.IGNORECASE,
-)
-"""Month-year dates: September 2019, Июль 2019, marzo de 2012."""
-
-_CJK_RE = re.compile(
-    r"(?:(?<!\d)(?P<y>\d{4})\s{0,2}年\s{0,2})?(?<!\d)(?P<m>\d{1,2})\s{0,2}月"
-    r"(?:\s{0,2}(?P<d>\d{1,2})\s{0,2}[日号號])?"
-)
-"""Chinese/Japanese dates: 2012年3月12日, 3月12日, 2012年3月."""
-
-_REL_SUFFIX_RE = re.compile(
-    r"(?:(?<![\w.])(?P<n>\d{1,3}|" + _alternation(NUMBER_WORDS) + r")\s{0,3})?"
-    r"(?<![^\W\d_])(?P<unit>" + _alternation(UNIT_BY_WORD) + r")\.?"
-    r"(?:\s{1,3}(?:ago|fa|geleden|назад|atrás|atras)(?![^\W\d_])|\s{0,2}前)",
-    re.IGNORECASE,
-)
-"""Relative dates with a trailing "ago" word: 3 hours ago, 3 giorni fa, 3 dagen geleden,
-2 часа назад, Час назад, 3小时前, 3時間前."""
-
-_REL_PREFIX_RE = re.compile(
-    r"(?<![^\W\d_])(?:vor|il\s{1,2}y\s{1,2}a|hace|há)\s{1,3}"
-    r"(?P<n>\d{1,3}|" + _alternation(NUMBER_WORDS) + r")\s{0,3}"
-    r"(?P<unit>" + _alternation(UNIT_BY_WORD) + r")\.?" + _NOT_LETTER_AFTER,
-    re.IGNORECASE,
-)
-"""Relative dates with a leading word: vor 2 Tagen, il y a 3 jours, hace 2 horas, há 3 dias."""
-
-_ALPHA_DAY_ALT = _alternation(w for ws in _DAY_WORDS.values() for w in ws)
-_CJK_DAY_ALT = _alternation(w for ws in _CJK_DAY_WORDS.values() for w in ws)
-_DAY_WORD_RE = re.compile(
-    rf"{_NOT_LETTER_BEFORE}(?P<w>{_ALPHA_DAY_ALT}){_NOT_LETTER_AFTER}|(?P<cjk>{_CJK_DAY_ALT})",
-    re.IGNORECASE,
-)
-"""Day words: yesterday, heute, hier, ayer, вчера, 昨天, 今日."""
-
-_NOW_RE = re.compile(
-    rf"{_NOT_LETTER_BEFORE}(?:{_alternation(p for p in NOW_PHRASES if p.isascii())})"
-    rf"{_NOT_LETTER_AFTER}|(?:{_alternation(p for p in NOW_PHRASES if not p.isascii())})",
-    re.IGNORECASE,
-)
-"""Phrases meaning "now"."""
-
-_WEEKDAY_TIME_RE = re.compile(
-    rf"{_NOT_LETTER_BEFORE}(?P<wd>(?i:{_alternation(WEEKDAY_BY_NAME)})){_NOT_LETTER_AFTER}"
-    + r",?\s{0,3}(?=\d|上午|下午|午前|午後|(?i:at|um|à|a\s{1,2}las?|às|alle|om|в)\s)"
-)
-"""A full weekday name followed by a time ("Freitag um 10:00 Uhr"); the time is parsed after."""
-
-_TOKEN_RE = re.compile(r"[^\W\d_]+")
-"""Letter runs; texts are screened by their lower-case tokens before the costly regexes run."""
-
-
-def _first_tokens(phrases: Iterable[str]) -> frozenset[str]:
-    """The first letter-run token of each phrase with one (CJK phrases are single tokens)."""
-    return frozenset(t[0] for p in phrases if (t := _TOKEN_RE.findall(p.lower())))
-
-
-_MONTH_TOKENS = frozenset(MONTH_BY_NAME)
-_AGO_TOKENS = frozenset({"ago", "fa", "geleden", "назад", "atrás", "atras"})
-_PREFIX_TOKENS = frozenset({"vor", "il", "hace", "há"})
-_DAY_TOKENS = _first_tokens(w for ws in _DAY_WORDS.values() for w in ws) | {"ieri"}
-_NOW_TOKENS = _first_tokens(p for p in NOW_PHRASES if p.isascii() or p[0].isalpha())
-_WEEKDAY_TOKENS = _first_tokens(WEEKDAY_BY_NAME)
-_CJK_TRIGGERS = ("前", "今", "昨", "おととい", "刚", "剛", "たった", "星期", "周", "曜日")
-"""Substrings that may start a CJK relative date or weekday (CJK text has no word breaks)."""
-
-_DIGIT_RE = re.compile(r"\d")
-
-_DIGIT_SEP_DIGIT_RE = re.compile(r"\d[-/.]\d")
-"""What every year-first (`_ISO_RE`) and day/month-first (`_NUMERIC_RE`) date holds: texts
-without it skip both regexes."""
-
-_LABEL_RE = re.compile(
-    r"(?<![^\W\d_])by\s{1,3}[^\W\d_]{1,40}(?:\s{1,3}[^\W\d_]{1,40})?"
-    r"|(?<![^\W\d_])(?:" + _alternation(PIVOT_LABEL_WORDS) + r")(?![^\W\d_])"
-    r"|#\d{1,6}",
-    re.IGNORECASE,
-)
-"""Label words (and "by <name>", "#12") removed before judging how much a date covers."""
-
-_WORD_CHAR_RE = re.compile(r"[^\W_]")
-
-_UNIX_RE = re.compile(r"\d{9,10}|\d{12,13}")
-_ISO_ATTR_RE = re.compile(
-    r"(?P<y>\d{4})-?(?P<m>\d{2})-?(?P<d>\d{2})"
-    r"(?:[Tt ](?P<hh>\d{2}):?(?P<mi>\d{2})(?::?(?P<ss>\d{2})(?:[.,]\d{1,9})?)?)?"
-    r"\s?(?P<tz>[Zz]|[+-]\d{2}(?::?\d{2})?)?"
-)
-_RFC2822_RE = re.compile(
-    r"(?:[A-Za-z]{3},\s{0,3})?\d{1,2}\s{1,3}[A-Za-z]{3}\s{1,3}\d{2,4}\s{1,3}\d{1,2}:\d{2}"
-    r"(?::\d{2})?(?:\s{1,3}(?:[+-]\d{4}|[A-Za-z]{1,5}))?"
-)
 
 
 # --- data ---------------------------------------------------------------------------------
@@ -485,7 +178,7 @@ def _parse_offset(raw: str | None) -> str | None:
 
 
 def _time_from(m: re.Match[str]) -> _Time | None:
-    """A `_Time` from a match of `_TIME`, or None when it is not a plausible time."""
+    """A `_Time` from a match of `TIME`, or None when it is not a plausible time."""
     hour = int(m["hour"])
     ampm = (m["ampm"] or "").lower()
     mer = m["mer"]
@@ -497,9 +190,9 @@ def _time_from(m: re.Match[str]) -> _Time | None:
         if not 1 <= hour <= 12:
             return None
         hour = hour % 12 + (12 if ampm == "p" else 0)
-    elif mer in CJK_MERIDIEM_PM and hour < 12:
+    elif mer in words.CJK_MERIDIEM_PM and hour < 12:
         hour += 12
-    elif mer in CJK_MERIDIEM_AM and hour == 12:
+    elif mer in words.CJK_MERIDIEM_AM and hour == 12:
         hour = 0
     minute = int(m["minute"]) if m["minute"] else 0
     second = int(m["second"]) if m["second"] else None
@@ -530,7 +223,7 @@ def _shift_months(day: date, months: int) -> date:
 def _iso_hits(text: str) -> list[_Hit]:
     """Year-first numeric dates."""
     hits = []
-    for m in _ISO_RE.finditer(text):
+    for m in words.ISO_RE.finditer(text):
         y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
         if _valid_date(y, mo, d):
             hits.append(_Hit(m.start(), m.end(), TIER_FULL, y, mo, d))
@@ -540,7 +233,7 @@ def _iso_hits(text: str) -> list[_Hit]:
 def _numeric_hits(text: str, lang_hint: str | None) -> list[_Hit]:
     """Day/month-first numeric dates, with the ambiguity rule."""
     hits = []
-    for m in _NUMERIC_RE.finditer(text):
+    for m in words.NUMERIC_RE.finditer(text):
         a_txt, b_txt, y_txt, sep = m["a"], m["b"], m["y"], m["sep"]
         if len(y_txt) == 2 and sep != "/" and (len(a_txt) < 2 or len(b_txt) < 2):
             continue  # "3.2.10" is a version number, "03.02.10" a date
@@ -553,21 +246,21 @@ def _numeric_hits(text: str, lang_hint: str | None) -> list[_Hit]:
 
 def _name_hits(text: str) -> list[_Hit]:
     """Dates with a month name: day-month-year, month-day-year, month-year."""
-    starts = [m.start() for m in _TOKEN_RE.finditer(text)]
-    hits = [hit for m in _DMY_RE.finditer(text) if (hit := _named(m, m["y"])) is not None]
-    hits += [hit for m in _word_start_matches(_MDY_RE, text, starts)
+    starts = [m.start() for m in words.TOKEN_RE.finditer(text)]
+    hits = [hit for m in words.DMY_RE.finditer(text) if (hit := _named(m, m["y"])) is not None]
+    hits += [hit for m in _word_start_matches(words.MDY_RE, text, starts)
              if (hit := _named(m, m["y"])) is not None]
-    for m in _word_start_matches(_MY_RE, text, starts):
+    for m in _word_start_matches(words.MY_RE, text, starts):
         token = _key(m["mon"])
         year = int(m["y"])
-        if token not in AMBIGUOUS_MONTH_TOKENS and MIN_YEAR <= year <= MAX_YEAR:
-            hits.append(_Hit(m.start(), m.end(), TIER_PARTIAL, year, MONTH_BY_NAME[token]))
+        if token not in words.AMBIGUOUS_MONTH_TOKENS and MIN_YEAR <= year <= MAX_YEAR:
+            hits.append(_Hit(m.start(), m.end(), TIER_PARTIAL, year, words.MONTH_BY_NAME[token]))
     return hits
 
 
 def _word_start_matches(regex: re.Pattern[str], text: str,
                         starts: Iterable[int]) -> Iterator[re.Match[str]]:
-    """`regex.finditer(text)` for a regex that starts with a month name (`_MONTH`): its
+    """`regex.finditer(text)` for a regex that starts with a month name (`MONTH`): its
     matches start where a letter run starts, so it is tried at those `starts` only (in
     order, none inside the previous match) instead of at every character."""
     end = 0
@@ -583,10 +276,10 @@ def _word_start_matches(regex: re.Pattern[str], text: str,
 def _named(m: re.Match[str], year_text: str | None) -> _Hit | None:
     """A hit from a day-month(-year) or month-day(-year) match, or None when invalid."""
     token = _key(m["mon"])
-    month = MONTH_BY_NAME[token]
+    month = words.MONTH_BY_NAME[token]
     day = int(m["d"])
     if year_text is None:
-        if token in AMBIGUOUS_MONTH_TOKENS or not 1 <= day <= 31:
+        if token in words.AMBIGUOUS_MONTH_TOKENS or not 1 <= day <= 31:
             return None
         if day > calendar.monthrange(2000, month)[1]:  # 2000 is a leap year
             return None
@@ -600,7 +293,7 @@ def _named(m: re.Match[str], year_text: str | None) -> _Hit | None:
 def _cjk_hits(text: str) -> list[_Hit]:
     """Chinese/Japanese dates with 年/月/日."""
     hits = []
-    for m in _CJK_RE.finditer(text):
+    for m in words.CJK_RE.finditer(text):
         year = int(m["y"]) if m["y"] else None
         month = int(m["m"])
         day = int(m["d"]) if m["d"] else None
@@ -627,25 +320,25 @@ def _relative_hits(
     """Relative dates: N units ago in every language, day words, "now", weekday + time."""
     hits: list[_Hit] = []
     regexes = []
-    if cjk or not _AGO_TOKENS.isdisjoint(tokens):
-        regexes.append(_REL_SUFFIX_RE)
-    if not _PREFIX_TOKENS.isdisjoint(tokens):
-        regexes.append(_REL_PREFIX_RE)
+    if cjk or not words.AGO_TOKENS.isdisjoint(tokens):
+        regexes.append(words.REL_SUFFIX_RE)
+    if not words.PREFIX_TOKENS.isdisjoint(tokens):
+        regexes.append(words.REL_PREFIX_RE)
     for regex in regexes:
         for m in regex.finditer(text):
-            unit = UNIT_BY_WORD[_key(m["unit"])]
+            unit = words.UNIT_BY_WORD[_key(m["unit"])]
             hits.append(_Hit(m.start(), m.end(), TIER_RELATIVE, unit=unit,
                              amount=_amount(m["n"])))
-    if cjk or not _DAY_TOKENS.isdisjoint(tokens):
+    if cjk or not words.DAY_TOKENS.isdisjoint(tokens):
         hits += _day_word_hits(text, lang_hint)
-    if cjk or not _NOW_TOKENS.isdisjoint(tokens):
+    if cjk or not words.NOW_TOKENS.isdisjoint(tokens):
         hits += [_Hit(m.start(), m.end(), TIER_RELATIVE, unit="second", amount=0)
-                 for m in _NOW_RE.finditer(text)]
-    if cjk or not _WEEKDAY_TOKENS.isdisjoint(tokens):
-        for m in _WEEKDAY_TIME_RE.finditer(text):
-            if _TRAILING_TIME_RE.match(text, m.end()) is not None:
+                 for m in words.NOW_RE.finditer(text)]
+    if cjk or not words.WEEKDAY_TOKENS.isdisjoint(tokens):
+        for m in words.WEEKDAY_TIME_RE.finditer(text):
+            if words.TRAILING_TIME_RE.match(text, m.end()) is not None:
                 hits.append(_Hit(m.start(), m.end(), TIER_RELATIVE, unit="weekday",
-                                 amount=WEEKDAY_BY_NAME[_key(m["wd"])]))
+                                 amount=words.WEEKDAY_BY_NAME[_key(m["wd"])]))
     return hits
 
 
@@ -662,12 +355,12 @@ _DOTTED_I = str.maketrans({"İ": "i", "ı": "i"})
 def _day_word_hits(text: str, lang_hint: str | None) -> list[_Hit]:
     """Day words ("yesterday", "heute", "hier", "昨天") as relative day offsets."""
     hits = []
-    no_hier = lang_hint is not None and lang_hint.lower().startswith(HIER_LANGS)
-    for m in _DAY_WORD_RE.finditer(text):
+    no_hier = lang_hint is not None and lang_hint.lower().startswith(words.HIER_LANGS)
+    for m in words.DAY_WORD_RE.finditer(text):
         word = _key(m["w"] or m["cjk"])
         if word == "hier" and no_hier:
             continue
-        offset = DAY_OFFSET_BY_WORD[re.sub(r"\s+", " ", word)]
+        offset = words.DAY_OFFSET_BY_WORD[re.sub(r"\s+", " ", word)]
         hits.append(_Hit(m.start(), m.end(), TIER_RELATIVE, unit="day", amount=-offset))
     return hits
 
@@ -675,14 +368,14 @@ def _day_word_hits(text: str, lang_hint: str | None) -> list[_Hit]:
 def _candidates(text: str, lang_hint: str | None) -> list[_Hit]:
     """Every date candidate in `text`; cheap token screens decide which regexes run."""
     hits: list[_Hit] = []
-    has_digit = _DIGIT_RE.search(text) is not None
-    tokens = set(_TOKEN_RE.findall(text.lower()))
-    cjk = not text.isascii() and any(trigger in text for trigger in _CJK_TRIGGERS)
+    has_digit = words.DIGIT_RE.search(text) is not None
+    tokens = set(words.TOKEN_RE.findall(text.lower()))
+    cjk = not text.isascii() and any(trigger in text for trigger in words.CJK_TRIGGERS)
     if has_digit:
-        if _DIGIT_SEP_DIGIT_RE.search(text) is not None:
+        if words.DIGIT_SEP_DIGIT_RE.search(text) is not None:
             hits += _iso_hits(text)
             hits += _numeric_hits(text, lang_hint)
-        if not _MONTH_TOKENS.isdisjoint(tokens):
+        if not words.MONTH_TOKENS.isdisjoint(tokens):
             hits += _name_hits(text)
         if "月" in text:
             hits += _cjk_hits(text)
@@ -697,16 +390,16 @@ def _best(hits: list[_Hit]) -> _Hit:
 
 def _trailing_time(text: str, end: int) -> _Time | None:
     """A time right after a date ("… 2012, 14:05", "… um 11:16 Uhr")."""
-    m = _TRAILING_TIME_RE.match(text, end)  # a match starts at `end`
+    m = words.TRAILING_TIME_RE.match(text, end)  # a match starts at `end`
     return None if m is None else _time_from(m)
 
 
 def _leading_time(text: str, start: int) -> _Time | None:
     """A time right before a date ("11:43pm On Apr 23")."""
     base = max(0, start - LOOKBACK_CHARS)
-    if _DIGIT_RE.search(text, base, start) is None:
+    if words.DIGIT_RE.search(text, base, start) is None:
         return None
-    m = _LEADING_TIME_RE.search(text, base, start)
+    m = words.LEADING_TIME_RE.search(text, base, start)
     if m is None:
         return None
     time = _time_from(m)
@@ -716,7 +409,7 @@ def _leading_time(text: str, start: int) -> _Time | None:
 def _weekday_start(text: str, start: int) -> int:
     """`start` moved back over a weekday label ("Fri May 08, 2009", "Tue 16-Jun-20")."""
     end = start
-    while end > 0 and text[end - 1] in WEEKDAY_SEPARATORS:
+    while end > 0 and text[end - 1] in words.WEEKDAY_SEPARATORS:
         end -= 1
     if end == start:
         return start
@@ -724,7 +417,7 @@ def _weekday_start(text: str, start: int) -> int:
     while begin > 0 and text[begin - 1].isalpha():
         begin -= 1
     word = text[begin:end].lower()
-    if word in WEEKDAY_BY_NAME or word in WEEKDAY_ABBREVIATIONS:
+    if word in words.WEEKDAY_BY_NAME or word in words.WEEKDAY_ABBREVIATIONS:
         return begin
     return start
 
@@ -839,8 +532,8 @@ def is_date_pivot(text: str) -> bool:
         if extra is None:
             break
         rest = rest[: extra.start] + " " + rest[extra.end :]
-    rest = _LABEL_RE.sub(" ", rest)
-    return len(_WORD_CHAR_RE.findall(rest)) <= PIVOT_MAX_RESIDUAL
+    rest = words.LABEL_RE.sub(" ", rest)
+    return len(words.WORD_CHAR_RE.findall(rest)) <= PIVOT_MAX_RESIDUAL
 
 
 def parse_datetime_attr(value: str) -> str | None:
@@ -854,14 +547,14 @@ def parse_datetime_attr(value: str) -> str | None:
     v = value.strip()
     if not v:
         return None
-    if _UNIX_RE.fullmatch(v):
+    if words.UNIX_RE.fullmatch(v):
         seconds = int(v) / 1000 if len(v) >= 12 else int(v)
         moment = datetime.fromtimestamp(seconds, tz=UTC)
         return moment.replace(microsecond=0).isoformat()
-    m = _ISO_ATTR_RE.fullmatch(v)
+    m = words.ISO_ATTR_RE.fullmatch(v)
     if m is not None:
         return _iso_attr(m)
-    if _RFC2822_RE.fullmatch(v):
+    if words.RFC2822_RE.fullmatch(v):
         parsed = _rfc2822(v)
         if parsed is not None:
             return parsed
@@ -872,7 +565,7 @@ def parse_datetime_attr(value: str) -> str | None:
 
 
 def _iso_attr(m: re.Match[str]) -> str | None:
-    """ISO text from an `_ISO_ATTR_RE` match (None when the date is invalid)."""
+    """ISO text from an `ISO_ATTR_RE` match (None when the date is invalid)."""
     year, month, day = int(m["y"]), int(m["m"]), int(m["d"])
     if not _valid_date(year, month, day):
         return None
