@@ -7,7 +7,8 @@ that is not a page at all (empty, or over the size limit) raises `PageError` say
 The content script stamps every element with `data-wn` (its document-order id) and marks the
 ones it saw invisible with `data-wn-hidden`; ids survive lxml's repairs of misnested markup
 because they travel as attributes. Scripts, styles and comments are dropped after the JSON-LD
-blocks have been read, since metadata lives there.
+blocks have been read, since metadata lives there, and after the `<link rel=... href=...>`
+elements have been read (`Page.rel_links`: a thread's `rel="next"` sits in the head).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urljoin
 
 import lxml.etree as etree
 import lxml.html
@@ -74,6 +76,9 @@ class Page:
     url: str | None = None
     json_ld: list[Any] = field(default_factory=list)
     has_ids: bool = False
+    rel_links: dict[str, str] = field(default_factory=dict)
+    """The href of the first `<link>` element of each `rel` token (lower-cased: "next",
+    "prev", "canonical"), as written; `<link>` elements are dropped from the tree."""
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     """Structures computed from the tree once and read by several stages (MiBAT's DOM tree
     for extraction and for learning); cleared whenever the tree changes."""
@@ -140,8 +145,9 @@ def parse_page(html: bytes | str, url: str | None = None) -> Page:
     if needs_closing(root):
         root = _parse_tree(close_blocks(text))
     json_ld = _read_json_ld(root)
+    rel_links = _read_rel_links(root)
     _drop_non_content(root)
-    return Page(root=root, url=url, json_ld=json_ld, has_ids=_has_ids(root))
+    return Page(root=root, url=url, json_ld=json_ld, has_ids=_has_ids(root), rel_links=rel_links)
 
 
 def _without_controls(text: str) -> str:
@@ -195,6 +201,32 @@ def _read_json_ld(root: HtmlElement) -> list[Any]:
         except ValueError:
             continue
     return blocks
+
+
+def _read_rel_links(root: HtmlElement) -> dict[str, str]:
+    """Each `rel` token of the page's `<link>` elements mapped to the first non-empty href
+    given for it."""
+    links: dict[str, str] = {}
+    for link in root.iter("link"):
+        href = (link.get("href") or "").strip()
+        if href:
+            for rel in (link.get("rel") or "").lower().split():
+                links.setdefault(rel, href)
+    return links
+
+
+def document_url(page: Page) -> str | None:
+    """The URL relative links of the page resolve against: the page's URL joined with the
+    first `<base href>` (HTML's document base URL); the page URL when there is no base or it
+    cannot be joined."""
+    base = page.root.find(".//base[@href]")
+    href = (base.get("href") or "").strip() if base is not None else ""
+    if not href:
+        return page.url
+    try:
+        return urljoin(page.url or "", href) or page.url
+    except ValueError:
+        return page.url
 
 
 def _drop_non_content(root: HtmlElement) -> None:

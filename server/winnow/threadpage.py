@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
-from winnow.page import Page, wn_id
+from winnow.page import Page, document_url, wn_id
 from winnow.render import safe_url
 from winnow.result import Post
 from winnow.tree import normalize_space
@@ -66,17 +66,23 @@ def _headings(page: Page) -> list[str]:
 
 
 def next_page(page: Page) -> str | None:
-    """The URL of the thread's next page: a `rel="next"` link in the body (the cleaned page
-    has no `<link>` elements left), else the link numbered one past the current page in a
-    pagination row; None on a thread's last (or only) page."""
-    for el in page.root.iter("link", "a"):
+    """The URL of the thread's next page, resolved against the document's base URL: the
+    head's `<link rel="next">` (read before the tree dropped it), else a `rel="next"` link in
+    the body, else the link numbered one past the current page in a pagination row; None on
+    a thread's last (or only) page."""
+    base = document_url(page)
+    head = page.rel_links.get("next")
+    url = safe_url(head, base) if head else None
+    if url:
+        return url
+    for el in page.root.iter("a"):
         if "next" in (el.get("rel") or "").lower().split() and el.get("href"):
-            url = safe_url(el.get("href"), page.url)
+            url = safe_url(el.get("href"), base)
             if url:
                 return url
     for row in _pagination_rows(page.body):
         following = _after_current(row)
-        url = safe_url(following.get("href"), page.url) if following is not None else None
+        url = safe_url(following.get("href"), base) if following is not None else None
         if url and _same_path(url, page.url):
             return url
     return None
