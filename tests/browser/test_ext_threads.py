@@ -39,7 +39,8 @@ def texts_of(page: Any, selector: str) -> list[str]:
     return [squash(text) for text in texts if squash(text)]
 
 
-CLASSES = "[...document.querySelectorAll('*')].map((el) => [el.localName, el.getAttribute('class')])"
+CLASSES = ("[...document.querySelectorAll('*')]"
+           ".map((el) => [el.localName, el.getAttribute('class')])")
 """Every element's tag and class attribute: what highlighting changes (the page's own inline
 scripts also touch inline styles, so the whole markup is no fixed point on a real page)."""
 
