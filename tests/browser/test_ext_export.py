@@ -16,8 +16,10 @@ TITLE = "The quiet engineering of tide tables"
 
 @pytest.fixture(scope="module")
 def reader(browser: Browser) -> Any:
+    started = browser.worker.evaluate("Date.now()")
     page = browser.open(browser.pages.url("/showcase"))
     reader = browser.open_reader(page)
+    reader.started = started   # when this module's traffic began (the wire log is shared)
     yield reader
     reader.close()
     page.close()
@@ -60,7 +62,9 @@ def test_exports_do_not_teach_the_server_the_page_again(browser: Browser, reader
     """The reader read the page once; the exports send copies with `export`, never another
     `page` (each `page` is a visit the server learns from)."""
     log = reader.evaluate("chrome.runtime.sendMessage({type: 'wire:log'})")["messages"]
-    sent = [entry["message"] for entry in log if entry["direction"] == "out"]
+    # Only this module's traffic: other test files read the same page and export too.
+    sent = [entry["message"] for entry in log
+            if entry["direction"] == "out" and entry["at"] >= reader.started]
     pages = [m for m in sent if m["type"] == "page" and m["url"].endswith("/showcase")]
     exports = [m for m in sent if m["type"] == "export"]
     assert len(pages) == 1 and len(exports) == 3
