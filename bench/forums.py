@@ -31,15 +31,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import lxml.html
 import winnow
 from evaluate import _git_state, _nproc, command_line, percentile, publish
-from lxml import etree
 from mdr import Record, mine_records
 from winnow import evaluation as ev
 from winnow.export import export_posts
 from winnow.page import PageError, parse_page
 from winnow.result import Extraction, Post
+from winnow.threadtext import posts_text
 
 SECTION = "forums"
 ENGINES = ("winnow", "mdr", "trafilatura")
@@ -240,40 +239,13 @@ def wcxb_forum_cases() -> list[ev.Case]:
 
 def thread_text(result: Extraction) -> str:
     """The text scored against WCXB's forum gold, which holds every post with its author and
-    date lines: per post, its author line, its date line (as the page shows it) and its own
-    words; a page read as an article gives its text first. Quotes of other posts
-    (blockquotes in a post) are left out: WCXB's gold gives each post's own words, and the
-    quoted post is already counted where it stands."""
+    date lines: the thread's text (`threadtext.posts_text`: per post, its author line, its
+    date line and its own words, quotes of the page's other posts left out, since the quoted
+    post is already counted where it stands); a page read as an article gives its text
+    first, then its comments so."""
     parts = [result.article.text] if result.kind != "thread" and result.article else []
-    for post in export_posts(result):
-        parts += [line for line in (post.author, post.date) if line]
-        parts.append(own_words(post))
+    parts.append(posts_text(export_posts(result)))
     return "\n\n".join(part for part in parts if part)
-
-
-def own_words(post: Post) -> str:
-    """A post's text without the blockquotes its html holds (quotes of other posts)."""
-    if "<blockquote" not in post.html:
-        return post.text
-    try:
-        root = lxml.html.fragment_fromstring(post.html, create_parent="div")
-    except (etree.ParserError, ValueError):
-        return post.text
-    whole = _text_length(root)
-    while True:  # a post whose body box is a blockquote (XenForo 1): look inside it
-        wrappers = [q for q in root.iter("blockquote")
-                    if q is not root and _text_length(q) == whole]
-        if not wrappers:
-            break
-        root = wrappers[-1]
-        whole = _text_length(root)
-    for quote in root.xpath(".//blockquote[not(ancestor::blockquote)]"):
-        quote.drop_tree()
-    return ev.html_to_text(lxml.html.tostring(root, encoding="unicode"))
-
-
-def _text_length(el: lxml.html.HtmlElement) -> int:
-    return len("".join(el.itertext()).strip())
 
 
 def wcxb_text(engine: str, case: ev.Case) -> str:

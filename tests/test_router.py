@@ -58,3 +58,20 @@ def test_short_blurb_away_from_the_title_is_no_article() -> None:
               f"<h1>Portal home</h1></div></div></div><ul>{nav}</ul>"
               "<div><div><div><p>Welcome, friend.</p></div></div></div></body></html>")
     assert extract(portal).kind == "other"
+
+
+def test_forum_comments_are_a_thread_opened_by_the_body() -> None:
+    """On a page typed forum, the body before comment-named records is the topic's first
+    post (a thread "opened" by it); without the forum type it stays an article's comments,
+    and records that are no posts stay none whatever the type."""
+    assert thread_role([2000, 2000], 2, 500, True, True, forum=True) == "opened"
+    assert thread_role([2000, 2000], 2, 500, True, True) == "comments"
+    assert thread_role([50, 60], 2, 3000, False, True, forum=True) == "none"  # body after
+    assert thread_role([2000, 2000], 0, 500, True, True, forum=True) == "none"
+
+
+def test_forum_with_one_reply_under_the_title_is_a_thread() -> None:
+    """Two records holding the title heading are an article and a box beside it, unless the
+    page is typed forum: then a first post under the topic's title and its one reply."""
+    assert thread_role([400, 300], 2, 0, False, False, headed=True) == "none"
+    assert thread_role([400, 300], 2, 0, False, False, headed=True, forum=True) == "thread"

@@ -14,13 +14,14 @@ from winnow.metadata import Metadata, extract_metadata, text_direction
 from winnow.page import HtmlElement, Page, parse_page
 from winnow.pagefeatures import page_features
 from winnow.pagetype import PageType, classify, reader_page_type, type_features
-from winnow.posts import PageContext, Thread, find_thread
+from winnow.posts import PageContext, Thread, find_thread, opening_post
 from winnow.quality import RETRY_BELOW, estimate, result_features
 from winnow.render import Rendered, render_article
-from winnow.result import Article, ArticleInfo, Extraction, PageKind, Post
+from winnow.result import Article, ArticleInfo, Extraction, PageKind
 from winnow.router import ThreadRole, route, thread_role, weighted_length
 from winnow.sitemodel import SiteModel, Template
 from winnow.threadpage import next_page, thread_noise_map, thread_title
+from winnow.threadtext import posts_text
 
 TITLE_REACH = 2
 """Ancestors of a short body searched for the title's heading (a post's title and its
@@ -78,16 +79,18 @@ def extract_page(page: Page, template: Template | None = None,
     reader_type = reader_page_type(page_type)
     clock.lap("pagetype")
     retry = _learned_retry(page, page_type, meta) if learned_retry else needs_retry
-    found, rendered, role = _article_beside(page, meta, noise, thread, retry)
+    forum = reader_type == "forum"
+    found, rendered, role = _article_beside(page, meta, noise, thread, retry, forum)
     container = template.container if template is not None else None
     if found is not None and container is not None and strays(found.source, container):
         found, rendered, role = _article_beside(page, meta, noise + outside(container, page.body),
-                                                thread, retry)
+                                                thread, retry, forum)
     if found is not None:
         meta.dir = text_direction(page, found.source)
     clock.lap("extract")
     titled = found is not None and _under_heading(found.source, meta.heading)
-    kind: PageKind = "thread" if role == "thread" else "article" if role == "comments" \
+    kind: PageKind = "thread" if role in ("thread", "opened") else "article" \
+        if role == "comments" \
         else route(page, rendered.text if rendered else "", found.page_chars if found else 0,
                    titled, reader_type)
     result = Extraction(kind=kind, method="template+econ" if template else "econ",
@@ -97,6 +100,9 @@ def extract_page(page: Page, template: Template | None = None,
     scored = _Scored(page, page_type, found, titled)
     if kind == "thread" and thread is not None:
         result.posts = thread.posts
+        if role == "opened" and rendered is not None:
+            result.posts = [opening_post(rendered.text, rendered.html, meta.byline,
+                                         meta.published), *thread.posts]
         result.title, result.next_page = thread_title(page, meta.title), next_page(page)
         if page.has_ids:
             result.noise_ids, result.content_ids = thread_noise_map(page, thread.posts)
@@ -130,13 +136,6 @@ def extract_page(page: Page, template: Template | None = None,
         confidence=scored.confidence("article", rendered.text),
         timing_ms=clock.done(),
     )
-
-
-def posts_text(posts: list[Post]) -> str:
-    """A thread's text as the benches score it: each post's author, date and text lines,
-    posts apart by a blank line."""
-    return "\n\n".join("\n".join(part for part in (post.author, post.date, post.text) if part)
-                       for post in posts)
 
 
 @dataclass
@@ -173,15 +172,17 @@ def _whole_document(page: Page, meta: Metadata, found: ArticleContent,
 
 
 def _article_beside(page: Page, meta: Metadata, noise: list[HtmlElement],
-                    thread: Thread | None, retry: RetryTrigger = needs_retry
+                    thread: Thread | None, retry: RetryTrigger = needs_retry,
+                    forum: bool = False
                     ) -> tuple[ArticleContent | None, Rendered | None, ThreadRole]:
-    """ECON's article with the records left out, rendered, and the records' role; when the
-    records are neither a thread nor comments, ECON runs again on the whole page."""
+    """ECON's article with the records left out, rendered, and the records' role (`forum`:
+    the page type says forum, see `router.thread_role`); when the records are neither a
+    thread nor comments, ECON runs again on the whole page."""
     found = extract_article(page, PageHints(meta.heading, noise + (thread.elements
                                                                    if thread else []),
                                             meta.description), retry)
     rendered = _render(found, page.url, meta)
-    role = _thread_role(thread, found, rendered, meta)
+    role = _thread_role(thread, found, rendered, meta, forum)
     if thread is not None and role == "none":
         found = extract_article(page, PageHints(meta.heading, noise, meta.description), retry)
         rendered = _render(found, page.url, meta)
@@ -225,7 +226,7 @@ def _render(found: ArticleContent | None, url: str | None, meta: Metadata) -> Re
 
 
 def _thread_role(thread: Thread | None, found: ArticleContent | None,
-                 rendered: Rendered | None, meta: Metadata) -> ThreadRole:
+                 rendered: Rendered | None, meta: Metadata, forum: bool = False) -> ThreadRole:
     """Place the record region: thread, comments or none (see `router.thread_role`)."""
     if thread is None:
         return "none"
@@ -236,7 +237,7 @@ def _thread_role(thread: Thread | None, found: ArticleContent | None,
         before = thread.starts_after(found.source)
     headed = meta.heading is not None and thread.holds(meta.heading)
     return thread_role(thread.post_chars(), thread.authored(), article_chars,
-                       before, thread.comment_hint(), thread.learned, headed)
+                       before, thread.comment_hint(), thread.learned, headed, forum)
 
 
 def _article(meta: Metadata, rendered: Rendered) -> Article:

@@ -168,6 +168,13 @@ class Thread:
         return False
 
 
+def opening_post(text: str, html: str, author: str | None, published: str | None) -> Post:
+    """The first post of a thread "opened" by a body outside its records (see
+    `router.thread_role`): the body found before the replies, signed with the page's byline
+    and dated with its publication date."""
+    return Post(author=author, published=published, text=text, html=html)
+
+
 def _has_words(post: Post) -> bool:
     """True when a post holds text beyond a short row of links (share buttons, "Reply")."""
     if not post.text:

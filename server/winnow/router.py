@@ -21,7 +21,7 @@ from winnow.markdown import CJK_RE
 from winnow.page import Page
 from winnow.result import PageKind
 
-ThreadRole = Literal["thread", "comments", "none"]
+ThreadRole = Literal["thread", "opened", "comments", "none"]
 
 MIN_PARAGRAPH_CHARS = 140
 """Paragraphs shorter than this add nothing to the article score (Readability: 140)."""
@@ -116,8 +116,8 @@ def are_posts(post_chars: Sequence[int], authored: int) -> bool:
 
 def thread_role(post_chars: Sequence[int], authored: int, article_chars: int,
                 article_before: bool, comment_hint: bool, learned: bool = False,
-                headed: bool = False) -> ThreadRole:
-    """What the page's record region is: "thread", "comments" or "none".
+                headed: bool = False, forum: bool = False) -> ThreadRole:
+    """What the page's record region is: "thread", "opened", "comments" or "none".
 
     `post_chars` are the text lengths of the records' bodies and `authored` how many name an
     author; `article_chars` is the weighted length of the article body found outside the
@@ -125,15 +125,19 @@ def thread_role(post_chars: Sequence[int], authored: int, article_chars: int,
     region sits in a container named for comments. With a learned record template
     (`learned`), one record is enough for a thread. Two records one of which holds the
     page's title heading (`headed`) are an article and a box beside it, not a thread: a
-    thread's title heads its posts.
+    thread's title heads its posts. On a page the page-type classifier is sure is a forum
+    (`forum`), what would be an article's comments is a thread "opened" by that body: the
+    topic's first post, written in another template than the replies (its date in the topic
+    header, the replies in a box named for comments); and two records, the first holding the
+    title heading, are a question and its one answer.
     """
     n = len(post_chars)
     if not are_posts(post_chars, authored):
         return "none"
     total = sum(post_chars)
     if article_chars >= MIN_STORY_CHARS and article_before and comment_hint:
-        return "comments"
-    if headed and n <= MIN_THREAD_POSTS:
+        return "opened" if forum else "comments"
+    if headed and n <= MIN_THREAD_POSTS and not forum:
         return "none"
     if (n >= MIN_THREAD_POSTS or learned) and total >= THREAD_SHARE * (total + article_chars):
         return "thread"
