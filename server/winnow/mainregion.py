@@ -17,13 +17,25 @@ from collections.abc import Sequence
 
 from winnow import econ
 from winnow.article import ArticleContent, is_noise_hint, label_regions
-from winnow.page import HtmlElement, Page, wn_id
+from winnow.article_candidates import HIDING_CLASSES
+from winnow.page import HtmlElement, Page, is_hidden, wn_id
 
 FURNITURE_TAGS = frozenset({"header", "nav", "footer", "aside"})
 """Tags that hold page furniture inside a main region (a docs page's sidebar and table of
 contents are `nav` or `aside`, or named so)."""
 
 MAIN_XPATH = "descendant::main | descendant::*[@role='main']"
+
+MIN_MAIN_SHARE = 0.2
+"""Share of the body's text a `<main>`, `role="main"` or lone `<article>` must hold to be the
+page's main container: a shop's slide-out cart or an empty app shell named main holds a few
+words while the page's content lies outside it."""
+
+WRAPPER_SHARE = 0.5
+"""Share of the region's text above which a block whose class, id or tag says noise (but no
+header, nav, footer or aside element) is the page's wrapper rather than furniture: a sidebar
+layout, a sticky-footer shell or a whole-page form holds the content itself. Its inside is
+still read block by block."""
 
 
 def main_container(page: Page, near: HtmlElement | None = None) -> HtmlElement | None:
@@ -36,10 +48,16 @@ def main_container(page: Page, near: HtmlElement | None = None) -> HtmlElement |
         holding = [el for el in mains if el is near or el in near.iterancestors()]
         if holding:
             return holding[-1]  # the innermost
+    found: HtmlElement | None = None
     if mains:
-        return max(mains, key=lambda el: len(el.text_content()))
-    articles = body.findall(".//article")
-    return articles[0] if len(articles) == 1 else None
+        found = max(mains, key=lambda el: len(el.text_content()))
+    else:
+        articles = body.findall(".//article")
+        found = articles[0] if len(articles) == 1 else None
+    if found is None:
+        return None
+    stats = econ.collect_stats(body)
+    return found if stats.chars[stats.index[found]] >= MIN_MAIN_SHARE * stats.chars[0] else None
 
 
 def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
@@ -49,10 +67,12 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
     start = stats.index[root]
     given = {stats.index[el] for el in noise if el in stats.index}
     drop: list[int] = []
+    wrapper_chars = WRAPPER_SHARE * stats.chars[start]
     i = start + 1
     while i < stats.end[start]:
         el = stats.elements[i]
-        if i in given or el.tag in FURNITURE_TAGS or is_noise_hint(el):
+        if i in given or el.tag in FURNITURE_TAGS \
+                or is_noise_hint(el) and not _is_wrapper(el, stats.chars[i], wrapper_chars):
             drop.append(i)
             i = stats.end[i]
         else:
@@ -67,6 +87,13 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
     content, dropped = label_regions(stats, start, set(drop))
     return ArticleContent(clone, root, _ids(stats, content), _ids(stats, dropped), "region",
                           0.0, stats.chars[0])
+
+
+def _is_wrapper(el: HtmlElement, chars: int, wrapper_chars: float) -> bool:
+    """A noise-named block holding more than `wrapper_chars` of text, and hidden neither by
+    its attributes nor by a hiding class, is the page's wrapper (WRAPPER_SHARE)."""
+    classes = (el.get("class") or "").split()
+    return chars > wrapper_chars and not is_hidden(el) and HIDING_CLASSES.isdisjoint(classes)
 
 
 def _ids(stats: econ.TreeStats, indices: list[int]) -> list[int]:

@@ -1,0 +1,77 @@
+"""The main region of pages that are not one article body (listings, products, services):
+which container is the page's main one, and what inside it is furniture."""
+
+from __future__ import annotations
+
+from winnow.mainregion import main_container, main_region
+from winnow.page import parse_page
+from winnow.render import render_article
+
+PROSE = ("Our workshop turns, polishes and wires every lamp by hand, so the patina of the brass "
+         "varies a little from one lamp to the next. ")
+
+
+def region_text(html: str) -> str:
+    page = parse_page(html, "https://shop.example/lamps")
+    main = main_container(page)
+    region = main_region(page, page.body if main is None else main)
+    return render_article(region.content, page.url, None, None).text
+
+
+def test_a_main_holding_the_content_is_the_main_container() -> None:
+    page = parse_page("<html><body><header><nav><a href='/'>Home</a></nav></header>"
+                      f"<main id='content'><h1>Brass lamps</h1><p>{PROSE * 4}</p></main>"
+                      "<footer>© Lumen</footer></body></html>")
+    main = main_container(page)
+    assert main is not None and main.get("id") == "content"
+
+
+def test_a_main_holding_a_sliver_of_the_page_is_not_the_main_container() -> None:
+    """A shop's slide-out cart marked <main> holds a few words; the content lies outside."""
+    html = ("<html><body><div class='drawer'><main class='slideout'>Your cart is empty</main>"
+            f"</div><div class='collection'><h1>Wallets</h1><p>{PROSE * 4}</p></div>"
+            "</body></html>")
+    assert main_container(parse_page(html)) is None
+    text = region_text(html)
+    assert "Wallets" in text and "patina of the brass" in text
+
+
+def test_a_noise_named_wrapper_holding_most_of_the_page_is_read_inside() -> None:
+    """A layout block named "sidebar-layout" around the whole content is no sidebar: its
+    paragraphs stay, its own furniture (a nav) still goes."""
+    html = ("<html><body><main><div class='enrollment-sidebar-layout'>"
+            f"<h1>Tuition and fees</h1><p>{PROSE * 3}</p><p>{PROSE * 2}</p>"
+            "<nav><a href='/a'>Apply now</a> <a href='/b'>Request info</a></nav>"
+            "</div><div class='sidebar'><a href='/x'>Related programs</a></div></main>"
+            "</body></html>")
+    text = region_text(html)
+    assert "Tuition and fees" in text and "patina of the brass" in text
+    assert "Apply now" not in text and "Related programs" not in text
+
+
+def test_a_noise_named_block_holding_little_text_still_goes() -> None:
+    html = (f"<html><body><main><h1>Tuition and fees</h1><p>{PROSE * 3}</p>"
+            "<div class='sidebar'><a href='/x'>Related programs and other links</a></div>"
+            "</main></body></html>")
+    text = region_text(html)
+    assert "patina of the brass" in text and "Related programs" not in text
+
+
+def test_a_hidden_block_is_no_wrapper_however_large() -> None:
+    """A hidden comparison table ("hidden" class) or a display:none block stays out even
+    when it holds most of the text: the reader never sees it."""
+    for hidden in ("class='compare-section hidden'", "style='display:none'"):
+        html = (f"<html><body><main><h1>Headphones</h1><p>Wireless and wired.</p>"
+                f"<div {hidden}><p>{PROSE * 6}</p></div></main></body></html>")
+        text = region_text(html)
+        assert "Headphones" in text and "patina" not in text
+
+
+def test_a_footer_holding_most_of_a_bare_page_still_goes() -> None:
+    """Page furniture by tag (header, nav, footer, aside) is never a wrapper: a script shell
+    whose only text is its footer has no main text."""
+    html = ("<html><body><div id='app'></div><footer><p>Help center, returns, disputes and "
+            "reports, recalls, privacy policy, terms of use, sitemap, careers, press, "
+            "investors, affiliates, gift cards and the store finder.</p></footer>"
+            "</body></html>")
+    assert "Help center" not in region_text(html)
