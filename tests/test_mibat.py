@@ -8,14 +8,14 @@ from winnow.mibat import (
     PS_THRESHOLD,
     TreeMatcher,
     determine_boundary,
-    dom_tree,
     find_anchor_trees,
     main_region,
     mine_regions,
     pivot_similarity,
-    same_kind_records,
     stm,
 )
+from winnow.mibat_dom import dom_tree
+from winnow.mibat_records import same_kind_records
 
 POST = ('<div class="post"><div class="meta"><a href="/members/{name}">{name}</a>'
         '<span class="date">{date}</span></div><div class="body"><p>{text}</p>{extra}</div>'
@@ -148,7 +148,7 @@ def test_a_first_post_whose_root_tag_differs_is_compared_one_level_down() -> Non
 
 def test_a_file_in_a_users_folder_is_no_member_link() -> None:
     from lxml.html import fragment_fromstring
-    from winnow.mibat import _member_link
+    from winnow.mibat_records import _member_link
 
     profile = fragment_fromstring("<a href='https://forum.example/u/123'>ann</a>")
     song = fragment_fromstring("<a href='https://dl.example/u/27966975/06%20Landline.mp3'>x</a>")

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import lxml.html
 import pytest
 import winnow
-from winnow.mibat import dom_tree
+from winnow.mibat_dom import dom_tree
 from winnow.postfields import member_date, pick_pivot
 
 NOW = datetime(2025, 11, 10, 12, 0, tzinfo=UTC)

@@ -87,6 +87,29 @@ def test_nested_replies_get_depth_and_stay_out_of_their_parent() -> None:
     assert "First comment" not in result.article.text
 
 
+def test_a_chain_of_one_reply_per_level_keeps_every_reply() -> None:
+    """One top-level comment, one reply to it and one reply to that: no two records are
+    siblings (MiBAT sees no list), and each reply is still a comment at its own depth."""
+    def comment(n: str, day: int, text: str, replies: str = "") -> str:
+        return (f'<li class="comment"><div class="comment-meta"><a href="/author/{n}">{n}</a>'
+                f'<span>{day} May 2024 at 10:00</span></div><div class="comment-content">'
+                f"<p>{text}</p></div>{replies}</li>")
+    third = f'<ul class="children">{comment("cy", 3, "A reply to bob, the last one.")}</ul>'
+    second = f'<ul class="children">{comment("bob", 2, "A reply to ann, quite long.", third)}</ul>'
+    items = comment("ann", 1, "First comment, top level.", second)
+    html = (f"<html><body><article><h1>Story</h1><p>{'Story text. ' * 80}</p></article>"
+            f'<section id="comments"><ol class="comment-list">{items}</ol></section>'
+            "</body></html>")
+    result = winnow.extract(html, now=NOW)
+    assert result.kind == "article" and result.article is not None
+    comments = result.article.comments
+    assert [c.author for c in comments] == ["ann", "bob", "cy"]
+    assert [c.depth for c in comments] == [0, 1, 2]
+    assert [c.text for c in comments] == ["First comment, top level.",
+                                          "A reply to ann, quite long.",
+                                          "A reply to bob, the last one."]
+
+
 def test_an_article_without_comments_is_not_a_thread() -> None:
     teasers = "".join(f'<li><a href="/s/{d}">Story {d}</a> <span>{d} May 2024</span></li>'
                       for d in range(1, 6))

@@ -552,8 +552,8 @@ def _author_key(name: str | None) -> str:
 def content_text(result: Extraction) -> str:
     """The main content of a page as the benches score it: the article's text; else a
     thread's posts, each as its author line, date line and own words (as WCXB's forum gold
-    writes them; `threadtext.posts_text` leaves out quotes of the page's other posts); else the main text of a page that is neither (`main_text`, where the result has
-    one)."""
+    writes them; `threadtext.posts_text` leaves out quotes of the page's other posts); else
+    the main text of a page that is neither (`main_text`, where the result has one)."""
     from winnow.threadtext import posts_text
 
     if result.article is not None:

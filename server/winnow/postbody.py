@@ -21,7 +21,7 @@ import lxml.html
 from lxml.html import HtmlElement
 
 from winnow.article import is_comments
-from winnow.mibat import DomTree
+from winnow.mibat_dom import DomTree
 from winnow.page import HEADING_TAGS
 from winnow.postfields import MAX_DATE_LINE_CHARS, NAME_CHAR_RE, class_words, names_of
 from winnow.postview import RecordView

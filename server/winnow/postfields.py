@@ -19,7 +19,7 @@ from datetime import datetime
 from lxml.html import HtmlElement
 
 from winnow.dates import DateMatch, parse_date, parse_datetime_attr
-from winnow.mibat import DATE_ATTRS, DomTree
+from winnow.mibat_dom import DATE_ATTRS, DomTree
 from winnow.postview import RecordView
 from winnow.render import safe_url
 from winnow.tree import normalize_space

@@ -27,17 +27,13 @@ import lxml.html
 from lxml.html import HtmlElement
 
 from winnow.article import is_comments
-from winnow.mibat import (
-    DomTree,
+from winnow.mibat import Region, TreeMatcher, mine_regions, ranked_regions
+from winnow.mibat_dom import DomTree, page_dom
+from winnow.mibat_records import (
     RecordTemplate,
-    Region,
-    TreeMatcher,
     lone_comments,
     lone_post,
-    mine_regions,
     nesting_depths,
-    page_dom,
-    ranked_regions,
     same_kind_records,
     template_records,
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from winnow.mibat import DomTree
+from winnow.mibat_dom import DomTree
 from winnow.page import is_hidden
 
 

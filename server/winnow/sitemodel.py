@@ -51,7 +51,9 @@ from winnow.layout import (
     signature_similarity,
 )
 from winnow.layout import apply as apply_layout
-from winnow.mibat import RecordTemplate, main_region, mine_regions, page_dom, record_template
+from winnow.mibat import main_region, mine_regions
+from winnow.mibat_dom import page_dom
+from winnow.mibat_records import RecordTemplate, record_template
 from winnow.page import Page, stamp_ids
 from winnow.tree import Tree, build_tree, from_arrays
 

@@ -1,0 +1,201 @@
+"""The tree MiBAT (`mibat`) works on: the page's elements in preorder arrays, with each
+node's visible text length and the candidate pivots (the lowest visible nodes holding a post
+date, in text, a `datetime` or a date `title`; dates in hidden, collapsed branches apart).
+
+Pure: it reads an lxml tree.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import cast
+
+from lxml.html import HtmlElement
+
+from winnow.dates import parse_date, parse_datetime_attr
+from winnow.page import HIDING_ATTRS, Page, is_hidden
+from winnow.tree import LabelOptions, ReadTree, Tree, read_tree
+from winnow.tree import _subtree_hashes as subtree_hashes
+
+DATE_CACHE_SIZE = 8192
+"""Short texts whose date test is remembered (a few pages' worth)."""
+
+DATE_ATTRS = ("datetime", "title", "data-time", "data-timestamp", "data-date")
+"""Attributes whose value may hold a machine-readable post date (a candidate pivot)."""
+
+MARKS_XPATH = " | ".join(f"descendant-or-self::*/@{name}"
+                        for name in (*DATE_ATTRS, *HIDING_ATTRS))
+"""The DATE_ATTRS and HIDING_ATTRS of a subtree's elements: one XPath query finds the few
+elements with a date attribute and the few `page.is_hidden` may find hidden (a union of
+attribute paths is faster than testing attributes in a predicate)."""
+
+DATE_INLINE_TAGS = frozenset({"span", "abbr", "time"})
+"""Inline tags a page writes a date in: one tag for matching (`_dates_one_tag`)."""
+
+DATE_TAG = "time"
+"""The tag candidate pivots in DATE_INLINE_TAGS are matched as."""
+
+MAX_PIVOT_TEXT = 150
+"""Nodes with more text than this are never pivots. The pivot is the lowest node *containing*
+the post date (section 4.2), which often holds the author and a title too ("Post by mfkl »
+23 Jul 2018 09:58"); a long text is a post body, whose dates are not the record's."""
+
+
+# --- the tree MiBAT works on -------------------------------------------------------------------
+
+
+@dataclass
+class DomTree:
+    """The page's element tree in preorder arrays plus what MiBAT needs per node.
+
+    `cand[v]` marks candidate pivots (the lowest visible nodes whose text, `datetime` or date
+    `title` is a post date); `cands_below[v]` counts candidate pivots in v's subtree;
+    `text_len[v]` is the visible text length of v's subtree.
+    """
+
+    tree: Tree
+    cand: list[bool]
+    cands_below: list[int]
+    text_len: list[int]
+    hidden: list[bool]
+    collapsed: list[bool]
+    """Candidate pivots inside hidden subtrees (collapsed reply branches): records of the main
+    region's kind may be anchored on them, never a region of their own."""
+    all_len: list[int]
+    """Text length of v's subtree, hidden parts included."""
+
+    @property
+    def elements(self) -> Sequence[HtmlElement]:
+        assert self.tree.elements is not None
+        return self.tree.elements
+
+
+def page_dom(page: Page) -> DomTree:
+    """`dom_tree` of the page's body, built once per page: extraction and learning both
+    read it."""
+    dom = page.derived.get("mibat_dom")
+    if dom is None:
+        dom = page.derived["mibat_dom"] = dom_tree(page.body)
+    return cast(DomTree, dom)
+
+
+def dom_tree(root: HtmlElement) -> DomTree:
+    """Build the arrays and classify candidate pivots bottom-up in one pass.
+
+    Preorder puts every child after its parent, so walking the nodes backwards finishes a
+    node's subtree before the node: each pass adds a node's count to its parent's. Hidden
+    elements and elements with date attributes are few; one XPath query each finds them.
+    """
+    read = read_tree(root, LabelOptions(with_text=False))
+    tree, index = read.tree, read.index
+    elements = tree.elements
+    assert elements is not None
+    n = len(tree)
+    parents = tree.parents
+    dated, hiding = _marked(root, index)
+    hidden = [False] * n
+    for v in hiding:
+        hidden[v] = is_hidden(elements[v])
+    for v in range(1, n):
+        if hidden[parents[v]]:
+            hidden[v] = True
+    all_len = _text_lengths(tree, [False] * n)
+    text_len = _text_lengths(tree, hidden)
+    short = _short_texts(read, all_len)
+    cand = [False] * n
+    collapsed = [False] * n
+    below = [0] * n
+    hidden_below = [0] * n
+    for v in range(n - 1, -1, -1):
+        # a hidden node is a collapsed pivot, counted apart from the visible candidates
+        length, marks, counts = ((all_len[v], collapsed, hidden_below) if hidden[v]
+                                 else (text_len[v], cand, below))
+        if not counts[v] and length <= MAX_PIVOT_TEXT and (length or v in dated) \
+                and _is_pivot_node(elements[v], length, v in dated, short[v]):
+            marks[v] = True
+            counts[v] = 1
+        if parents[v] >= 0:
+            counts[parents[v]] += counts[v]
+    tree = _dates_one_tag(tree, cand, collapsed)
+    return DomTree(tree, cand, below, text_len, hidden, collapsed, all_len)
+
+
+def _dates_one_tag(tree: Tree, cand: Sequence[bool], collapsed: Sequence[bool]) -> Tree:
+    """The tree with every candidate pivot written in a date's own inline tag
+    (DATE_INLINE_TAGS) tagged DATE_TAG: an engine that writes recent dates as `<abbr>` and
+    older ones as `<span>` still has records of one kind, and the real date keeps its place
+    in the matching."""
+    changed = [v for v, tag in enumerate(tree.tags) if (cand[v] or collapsed[v])
+               and tag in DATE_INLINE_TAGS and tag != DATE_TAG]
+    if not changed:
+        return tree
+    tags, labels = list(tree.tags), list(tree.labels)
+    for v in changed:
+        tags[v] = labels[v] = DATE_TAG
+    return dataclasses.replace(tree, tags=tuple(tags), labels=tuple(labels),
+                               hashes=subtree_hashes(labels, tree.children))
+
+
+def _marked(root: HtmlElement, index: dict[HtmlElement, int]) -> tuple[set[int], set[int]]:
+    """The nodes with a date attribute and the nodes with an attribute that may hide them."""
+    dated: set[int] = set()
+    hiding: set[int] = set()
+    for value in root.xpath(MARKS_XPATH):
+        (dated if value.attrname in DATE_ATTRS else hiding).add(index[value.getparent()])
+    return dated, hiding
+
+
+def _text_lengths(tree: Tree, left_out: Sequence[bool]) -> list[int]:
+    """The normalised text length of each node's subtree (its own tail excluded), without
+    the subtrees of `left_out` nodes (which keep their own length)."""
+    lengths = [0 if out else len(text) for out, text in zip(left_out, tree.texts, strict=True)]
+    parents, tails = tree.parents, tree.tails
+    for v in range(len(tree) - 1, 0, -1):
+        if not left_out[v]:
+            lengths[parents[v]] += lengths[v] + len(tails[v])
+    return lengths
+
+
+def _short_texts(read: ReadTree, all_len: Sequence[int]) -> list[str | None]:
+    """The text content of each node with at most MAX_PIVOT_TEXT characters of text (hidden
+    text included), joined from the raw texts as lxml's `text_content` joins them; None for
+    other nodes, and for all when the raw texts are unknown."""
+    tree = read.tree
+    raw_texts, raw_tails = read.raw_texts, read.raw_tails
+    short: list[str | None] = [None] * len(tree)
+    if raw_texts is None or raw_tails is None:
+        return short
+    children = tree.children
+    for v in range(len(tree) - 1, -1, -1):
+        if all_len[v] <= MAX_PIVOT_TEXT:
+            kids = children[v]
+            short[v] = raw_texts[v] + "".join([f"{short[c]}{raw_tails[c]}" for c in kids]) \
+                if kids else raw_texts[v]
+    return short
+
+
+def _is_pivot_node(el: HtmlElement, length: int, dated: bool, text: str | None) -> bool:
+    """A node whose short text is a post date, or whose date attribute is one (`dated`: it
+    has one of DATE_ATTRS). `text` is the node's text content when known."""
+    if length > MAX_PIVOT_TEXT:
+        return False
+    if length and _holds_date(el.text_content() if text is None else text):
+        return True
+    if not dated:
+        return False
+    for name in DATE_ATTRS:
+        value = el.get(name)
+        if value and (name != "title" or any(ch.isdigit() for ch in value)) \
+                and parse_datetime_attr(value) is not None:
+            return True
+    return False
+
+
+@lru_cache(maxsize=DATE_CACHE_SIZE)
+def _holds_date(text: str) -> bool:
+    """Whether a short text holds a date; cached, since a page repeats its labels, names
+    and dates from record to record (and pages of a site repeat them too)."""
+    return parse_date(text) is not None
