@@ -8,9 +8,15 @@
  *   MIN_PARAGRAPH_CHARS, scored as Readability's isProbablyReaderable scores them
  *   (√(length − MIN_PARAGRAPH_CHARS)), summed per parent element, so the teasers of a listing
  *   (one short paragraph per item, each in its own box) do not add up.
+ *   Prose that only follows a grid of links (more than MAX_LINKS_BEFORE_PROSE between the
+ *   page's title heading and it: a shop category's cards above its SEO text) is not the page's
+ *   article.
  * - A thread has repeated dated records: at least MIN_RECORDS siblings of one tag and class,
- *   each holding a date and some prose that is not link text. Records that open with a
- *   heading linking to another page are a listing's teasers, not posts.
+ *   each holding a date and some prose that is not link text. Records with a headline (a
+ *   heading link of MIN_HEADLINE_WORDS words or more) to another page are a listing's teasers,
+ *   not posts; a shorter heading link is a poster's name.
+ * - A page found unreadable is checked again once its own scripts have built it (a few times,
+ *   each after its DOM has been quiet for a moment, within WATCH_MS).
  */
 (() => {
   if (globalThis.__winnowReadable) return;   // injected twice into the same page
@@ -28,6 +34,13 @@
   const UNLIKELY = /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i;
   /** …unless they also say they hold content. */
   const MAYBE = /and|article|body|column|content|main|shadow/i;
+  /** Links to other pages between the title heading and the prose container above which the
+   * prose is a caption under a grid (a shop category's or a listing's cards), not an article.
+   * An article's title is followed by a byline, tags and share links; in-page links (a table
+   * of contents) do not count. */
+  const MAX_LINKS_BEFORE_PROSE = 100;
+  /** A heading link of fewer words names a poster (a forum's author heading), not a teaser. */
+  const MIN_HEADLINE_WORDS = 3;
   /** A thread needs at least this many dated records. */
   const MIN_RECORDS = 3;
   /** Characters of text outside links a record needs to count as a post. */
@@ -126,13 +139,32 @@
     return null;
   }
 
-  /** A listing's item: a heading that links to another page. */
+  /** A listing's item: a headline (a heading link of some words) to another page. */
   function isTeaser(record) {
     const here = location.href.split("#")[0];
     return [...record.querySelectorAll("h1 a[href], h2 a[href], h3 a[href], h4 a[href]")].some((link) => {
       const href = link.getAttribute("href") ?? "";
-      return !href.includes("#") && link.href.split("#")[0] !== here;
+      if (href.includes("#") || link.href.split("#")[0] === here) return false;
+      return link.textContent.trim().split(/\s+/).length >= MIN_HEADLINE_WORDS;
     });
+  }
+
+  const FOLLOWING = 4;   // Node.DOCUMENT_POSITION_FOLLOWING
+
+  /** How many links to other pages lie between the last <h1> before `container` (a shown one
+   * when there is one) and it; 0 when there is no such heading or the container holds it. */
+  function linksBeforeProse(container) {
+    const headings = [...document.querySelectorAll("h1")].filter(
+      (h1) => container.contains(h1) || h1.compareDocumentPosition(container) & FOLLOWING);
+    const title = headings.filter(shown).pop() ?? headings.pop();
+    if (!title || container.contains(title)) return 0;
+    let count = 0;
+    for (const link of document.body.querySelectorAll("a[href]")) {
+      if (!(title.compareDocumentPosition(link) & FOLLOWING) || container.contains(link)) continue;
+      if (!(link.compareDocumentPosition(container) & FOLLOWING)) break;
+      if (!link.getAttribute("href").startsWith("#")) count += 1;
+    }
+    return count;
   }
 
   /** Dated records grouped by parent and signature; returns the posts and the teasers. */
@@ -170,7 +202,7 @@
     if (!document.body) return null;
     const { posts, teasers } = datedRecords();
     const prose = proseMass(teasers);
-    const article = prose.score > MIN_PROSE_SCORE;
+    const article = prose.score > MIN_PROSE_SCORE && linksBeforeProse(prose.container) <= MAX_LINKS_BEFORE_PROSE;
     if (posts.length >= MIN_RECORDS) {
       const inPost = article && posts.some((post) => post.contains(prose.container));
       return article && !inPost ? "article" : "thread";
@@ -182,10 +214,44 @@
    * page's own start or with reading the page for the reader view. */
   const IDLE_TIMEOUT_MS = 2000;
 
-  function check() {
+  /** A page found unreadable is checked again when its scripts have built it (forums such as
+   * Discourse render their posts after load): after its DOM has been quiet for QUIET_MS,
+   * within WATCH_MS of the first check, at most MAX_RECHECKS times. */
+  const QUIET_MS = 500;
+  const WATCH_MS = 15000;
+  const MAX_RECHECKS = 3;
+
+  /** Check the page; tell the background the verdict when it is one or `always`. */
+  function report(always) {
     const started = performance.now();
     const kind = readableKind();
-    api.runtime.sendMessage({ type: "content:readable", kind, ms: performance.now() - started }).catch(() => {});
+    if (kind !== null || always) {
+      api.runtime.sendMessage({ type: "content:readable", kind, ms: performance.now() - started }).catch(() => {});
+    }
+    return kind;
+  }
+
+  function check() {
+    if (report(true) === null) watchForContent();
+  }
+
+  /** Observe the page (a change only resets a timer) and check it again once it settles. */
+  function watchForContent() {
+    if (typeof MutationObserver !== "function") return;
+    let timer = 0;
+    let rechecks = 0;
+    const observer = new MutationObserver(() => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        rechecks += 1;
+        if (report(false) !== null || rechecks >= MAX_RECHECKS) observer.disconnect();
+      }, QUIET_MS);
+    });
+    observer.observe(document.documentElement, { childList: true, subtree: true });
+    setTimeout(() => {
+      observer.disconnect();
+      clearTimeout(timer);
+    }, WATCH_MS);
   }
 
   if (typeof requestIdleCallback === "function") requestIdleCallback(check, { timeout: IDLE_TIMEOUT_MS });
