@@ -11,6 +11,11 @@ pages where the reader says "No article here" after the click); product, service
 documentation pages are left out, as neither answer is wrong there. The pages are split into tune
 and check parts by a stable hash of their domain (winnow.evaluation); both are reported.
 
+With every other request failed, a page that builds its content with its own scripts (a
+Discourse forum, a single-page app) shows nothing here: the "blank" column counts the pages
+whose body has no visible text after loading. In a browser their scripts run and the check
+looks again once the page has settled; this bench cannot measure that re-check.
+
     .venv/bin/python bench/readable_badge.py [--limit N] [--split tune|check]
 """
 
@@ -35,6 +40,9 @@ WANTED = {"article": True, "forum": True, "listing": False, "collection": False}
 """Page types where a badge is wanted (True) or not (False); others are not scored."""
 
 PAGE_TIMEOUT_MS = 15_000
+
+BLANK_JS = "!(document.body && document.body.innerText.trim())"
+"""True for a page whose body shows no text (its content needs its own scripts)."""
 
 
 def run_check(page: Any, source: str) -> dict[str, Any]:
@@ -77,6 +85,7 @@ def measure(cases: list[Any]) -> list[tuple[Any, dict[str, Any]]]:
                 try:
                     page.goto(url, wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
                     verdict = run_check(page, source)
+                    verdict["blank"] = page.evaluate(BLANK_JS)
                 except Exception as exc:  # noqa: BLE001  (a broken page is reported, not fatal)
                     verdict = {"kind": None, "ms": None, "error": str(exc)[:200]}
                 finally:
@@ -88,8 +97,8 @@ def measure(cases: list[Any]) -> list[tuple[Any, dict[str, Any]]]:
 
 
 def report(results: list[tuple[Any, dict[str, Any]]]) -> str:
-    lines = ["| part | page type | pages | badge shown | as article | as thread | errors |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| part | page type | pages | badge shown | as article | as thread | blank | errors |",
+             "|---|---|---|---|---|---|---|---|"]
     by_part: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for case, verdict in results:
         by_part[(case.split, case.page_type)].append(verdict)
@@ -97,8 +106,9 @@ def report(results: list[tuple[Any, dict[str, Any]]]) -> str:
         kinds = Counter(v.get("kind") for v in verdicts)
         shown = kinds["article"] + kinds["thread"]
         errors = sum(1 for v in verdicts if v.get("error"))
+        blank = sum(1 for v in verdicts if v.get("blank"))
         lines.append(f"| {part} | {page_type} | {len(verdicts)} | {shown / len(verdicts):.0%} | "
-                     f"{kinds['article']} | {kinds['thread']} | {errors} |")
+                     f"{kinds['article']} | {kinds['thread']} | {blank} | {errors} |")
     lines.append("")
     for part in ("tune", "check"):
         scored = [(case, v) for case, v in results
