@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeVar
 
 import lxml.html
 from lxml.html import HtmlElement
@@ -427,6 +428,9 @@ Signature = tuple[tuple[tuple[int, str], ...], str, int]
 body's node, the form ("whole" node, or the children "after" / "before" a position) and that
 position (-1 for a whole node)."""
 
+_Place = TypeVar("_Place", bound=Hashable)
+"""A place a body may lie in its record (a `Signature`, or the steps to its first node)."""
+
 
 def _signature(view: RecordView, reading: _Reading) -> Signature | None:
     body = reading.body
@@ -492,27 +496,27 @@ def _resolve(view: RecordView, reading: _Reading, signature: Signature,
 
 
 def _agree_on_body(readings: list[_Reading], title: str | None) -> None:
-    """Give every record the body place most records share (at least half of them): the
-    same node, or the same children after the same header. Failing that, places are
-    compared by where the body starts, so "this node" and "the children after its header"
-    vote together when they start at the same node."""
+    """Give every record the body place that holds most of the thread's body text (at least
+    half of it), shared by MIN_AGREEING records: the same node, or the same children after
+    the same header. Failing that, places are compared by where the body starts, so "this
+    node" and "the children after its header" vote together when they start at the same
+    node. Votes weigh body text, not records: many short posts whose body was read in the
+    wrong place (a profile column, a likes line) do not outvote the long posts read right."""
     if len(readings) < MIN_AGREEING:
         return
+    weights = [_body_chars(r) for r in readings]
     signatures = [_signature(r.view, r) for r in readings]
-    voted = Counter(sig for sig in signatures if sig is not None).most_common(1)
-    if voted and voted[0][1] * 2 >= len(readings) and voted[0][1] >= MIN_AGREEING:
+    voted = _vote(signatures, weights)
+    if voted is not None:
         for reading, signature in zip(readings, signatures, strict=True):
-            if signature != voted[0][0]:
-                body = _resolve(reading.view, reading, voted[0][0], title)
+            if signature != voted:
+                body = _resolve(reading.view, reading, voted, title)
                 if body is not None and body.nodes():
                     reading.body = body
         return
     starts = [_start(r) for r in readings]
-    counts = Counter(start for start in starts if start is not None)
-    if not counts:
-        return
-    best, votes = counts.most_common(1)[0]
-    if votes * 2 < len(readings) or votes < MIN_AGREEING:
+    best = _vote(starts, weights)
+    if best is None:
         return
     forms = Counter(sig for sig, start in zip(signatures, starts, strict=True)
                     if sig is not None and start == best).most_common(1)
@@ -524,6 +528,28 @@ def _agree_on_body(readings: list[_Reading], title: str | None) -> None:
             body = _resolve_start(reading.view, reading, best, form[1] == "whole", title)
             if body is not None:
                 reading.body = body
+
+
+def _body_chars(reading: _Reading) -> int:
+    """The body's text length (at least 1, so an empty body still counts as a record)."""
+    return max(1, sum(reading.view.dom.text_len[v] for v in reading.body.nodes()))
+
+
+def _vote(places: Sequence[_Place | None], weights: Sequence[int]) -> _Place | None:
+    """The place holding the most body text, when it holds at least half of all of it and
+    MIN_AGREEING records share it; None otherwise."""
+    text: Counter[_Place] = Counter()
+    records: Counter[_Place] = Counter()
+    for place, weight in zip(places, weights, strict=True):
+        if place is not None:
+            text[place] += weight
+            records[place] += 1
+    if not text:
+        return None
+    best, held = text.most_common(1)[0]
+    if held * 2 < sum(weights) or records[best] < MIN_AGREEING:
+        return None
+    return best
 
 
 def _resolve_start(view: RecordView, reading: _Reading, start: tuple[tuple[int, str], ...],
