@@ -8,9 +8,6 @@
  *   MIN_PARAGRAPH_CHARS, scored as Readability's isProbablyReaderable scores them
  *   (√(length − MIN_PARAGRAPH_CHARS)), summed per parent element, so the teasers of a listing
  *   (one short paragraph per item, each in its own box) do not add up.
- *   Prose that only follows a grid of links (more than MAX_LINKS_BEFORE_PROSE between the
- *   page's title heading and it: a shop category's cards above its SEO text) is not the page's
- *   article.
  * - A thread has repeated dated records: at least MIN_RECORDS siblings of one tag and class,
  *   each holding a date and some prose that is not link text. Records with a headline (a
  *   heading link of MIN_HEADLINE_WORDS words or more) to another page are a listing's teasers,
@@ -34,11 +31,6 @@
   const UNLIKELY = /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i;
   /** …unless they also say they hold content. */
   const MAYBE = /and|article|body|column|content|main|shadow/i;
-  /** Links to other pages between the title heading and the prose container above which the
-   * prose is a caption under a grid (a shop category's or a listing's cards), not an article.
-   * An article's title is followed by a byline, tags and share links; in-page links (a table
-   * of contents) do not count. */
-  const MAX_LINKS_BEFORE_PROSE = 100;
   /** A heading link of fewer words names a poster (a forum's author heading), not a teaser. */
   const MIN_HEADLINE_WORDS = 3;
   /** A thread needs at least this many dated records. */
@@ -149,24 +141,6 @@
     });
   }
 
-  const FOLLOWING = 4;   // Node.DOCUMENT_POSITION_FOLLOWING
-
-  /** How many links to other pages lie between the last <h1> before `container` (a shown one
-   * when there is one) and it; 0 when there is no such heading or the container holds it. */
-  function linksBeforeProse(container) {
-    const headings = [...document.querySelectorAll("h1")].filter(
-      (h1) => container.contains(h1) || h1.compareDocumentPosition(container) & FOLLOWING);
-    const title = headings.filter(shown).pop() ?? headings.pop();
-    if (!title || container.contains(title)) return 0;
-    let count = 0;
-    for (const link of document.body.querySelectorAll("a[href]")) {
-      if (!(title.compareDocumentPosition(link) & FOLLOWING) || container.contains(link)) continue;
-      if (!(link.compareDocumentPosition(container) & FOLLOWING)) break;
-      if (!link.getAttribute("href").startsWith("#")) count += 1;
-    }
-    return count;
-  }
-
   /** Dated records grouped by parent and signature; returns the posts and the teasers. */
   function datedRecords() {
     const groups = new Map();
@@ -202,7 +176,7 @@
     if (!document.body) return null;
     const { posts, teasers } = datedRecords();
     const prose = proseMass(teasers);
-    const article = prose.score > MIN_PROSE_SCORE && linksBeforeProse(prose.container) <= MAX_LINKS_BEFORE_PROSE;
+    const article = prose.score > MIN_PROSE_SCORE;
     if (posts.length >= MIN_RECORDS) {
       const inPost = article && posts.some((post) => post.contains(prose.container));
       return article && !inPost ? "article" : "thread";

@@ -230,29 +230,6 @@ def listing_page() -> str:
             "<footer><a href='/about'>About us</a></footer></body></html>")
 
 
-def category_page() -> str:
-    """A shop's category: filters, a grid of 48 product cards (image link, name link, price,
-    wishlist and compare links), a pager, then the category's SEO text (prose of its own) at
-    the foot; no article."""
-    filters = "".join(f"<li><a href='/c/sneakers?size={size}'>Size {size}</a></li>"
-                      for size in range(36, 48))
-    cards = "".join(
-        f"<li class='product-card'><a href='/p/runner-{i}'><img src='/img/lead.svg' alt=''></a>"
-        f"<a class='name' href='/p/runner-{i}'>Trail runner {i}</a><span class='price'>"
-        f"${59 + i}.00</span><a href='/wishlist/add/{i}'>Save</a> "
-        f"<a href='/compare/add/{i}'>Compare</a></li>" for i in range(48))
-    pager = "".join(f"<a href='/c/sneakers?page={n}'>{n}</a> " for n in range(1, 6))
-    sentence = ("Our sneakers for men combine cushioned soles with breathable uppers, so they "
-                "carry you from the morning commute to an evening run in comfort and style. ")
-    seo = "".join(f"<p>{sentence * 3}</p>" for _ in range(4))
-    return ("<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Men's sneakers"
-            "</title></head><body><header><a href='/'>Shop</a> <a href='/c/men'>Men</a> "
-            "<a href='/c/women'>Women</a></header><main><h1>Men's sneakers</h1>"
-            f"<aside class='filters'><ul>{filters}</ul></aside><ul class='grid'>{cards}</ul>"
-            f"<nav class='pages'>{pager}</nav><section class='about'><h2>About men's sneakers"
-            f"</h2>{seo}</section></main><footer><a href='/help'>Help</a></footer></body></html>")
-
-
 LATE_THREAD_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Tide gauge drifts after firmware update - Harbour Makers</title></head><body>
 <div id="splash">Loading…</div><div id="app"></div>
@@ -327,9 +304,6 @@ def page_app() -> Any:
     async def listing(request: web.Request) -> web.Response:
         return html(listing_page())
 
-    async def category(request: web.Request) -> web.Response:
-        return html(category_page())
-
     async def late_thread(request: web.Request) -> web.Response:
         return html(LATE_THREAD_PAGE.format(posts=json.dumps(LATE_POSTS)))
 
@@ -349,7 +323,6 @@ def page_app() -> Any:
         web.get("/showcase", showcase),
         web.get("/misnested", misnested),
         web.get("/listing", listing),
-        web.get("/category", category),
         web.get("/late-thread", late_thread),
         web.get("/img/lead.svg", image),
     ])
