@@ -86,14 +86,17 @@ Word = tuple[tuple[str, ...], ...]
 def name_words(names: str) -> tuple[Word, ...]:
     """The class and id words of `names`, tokenized, without styling words (a page repeats
     the same few class strings on thousands of elements, hence the cache)."""
-    words = []
-    for raw in names.split():
-        pieces = tuple(t for t in (_piece_tokens(p) for p in _DELIMITER_RE.split(raw)) if t)
-        if len(pieces) > 1 and pieces[0][0] in UTILITY_PREFIXES:
-            continue
-        if pieces:
-            words.append(pieces)
-    return tuple(words)
+    return tuple(word for word in map(_word, names.split()) if word)
+
+
+@functools.lru_cache(maxsize=16384)
+def _word(raw: str) -> Word:
+    """One class word (or the id) as its pieces' tokens; empty for a styling word. Cached
+    per word: an element's id is often unique on the page, its class words are not."""
+    pieces = tuple(t for t in (_piece_tokens(p) for p in _DELIMITER_RE.split(raw)) if t)
+    if len(pieces) > 1 and pieces[0][0] in UTILITY_PREFIXES:
+        return ()
+    return pieces
 
 
 def name_tokens(names: str) -> tuple[str, ...]:
@@ -106,6 +109,7 @@ def name_tokens(names: str) -> tuple[str, ...]:
     return tuple(tokens)
 
 
+@functools.lru_cache(maxsize=16384)
 def _piece_tokens(piece: str) -> tuple[str, ...]:
     """The tokens of one `-`/`_`-delimited piece, split on humps and digits. A token of
     MAX_SHORT_TOKEN letters counts only as a whole piece (`ad-slot`, `sr-only`): split out of
@@ -157,6 +161,8 @@ def _token_is(token: str, words: frozenset[str]) -> bool:
     if _is_word(token, words):
         return True
     stem = token[:-1] if token.endswith("s") else token
+    if _inside_re(words).search(stem) is None:
+        return False  # no word of the vocabulary inside: most tokens of ids and hashes
     for word in words:
         at = stem.find(word)
         if at < 0:
@@ -168,6 +174,12 @@ def _token_is(token: str, words: frozenset[str]) -> bool:
         if (before in PARTS and not after) or (not before and after in PARTS):
             return True
     return False
+
+
+@functools.cache
+def _inside_re(words: frozenset[str]) -> re.Pattern[str]:
+    """One pattern finding any of `words` inside a token (one per vocabulary)."""
+    return re.compile("|".join(map(re.escape, sorted(words))))
 
 
 def _glued(rest: str, least: int) -> bool:
@@ -184,38 +196,83 @@ def has_phrase(tokens: tuple[str, ...], phrases: tuple[tuple[str, ...], ...]) ->
     return any(tokens[k:k + len(p)] == p for p in phrases for k in range(len(tokens)))
 
 
-@functools.lru_cache(maxsize=8192)
+_COMMENTS, _NOISE, _OVERRULED, _POSITIVE, _NEGATIVE, _NOISE_WORD, _CONTENT = (
+    1, 2, 4, 8, 16, 32, 64)
+"""What a class word says (`_word_flags`): a comment word, a noise word or phrase, a piece
+whose content word overrules noise, a positive and a negative class-weight word; of a token
+(`_token_flags`), also a noise word and a content word. Phrases do not span two words and
+every test is an "any" over words, so a name says what its words say together."""
+
+_TOKEN_VOCABULARIES = ((COMMENT_WORDS, _COMMENTS), (NOISE_WORDS, _NOISE_WORD),
+                       (CONTENT_WORDS, _CONTENT), (POSITIVE_WORDS, _POSITIVE),
+                       (NEGATIVE_WORDS, _NEGATIVE))
+
+_PHRASES_BY_FIRST: dict[str, tuple[tuple[str, ...], ...]] = {
+    first: tuple(p for p in NOISE_PHRASES if p[0] == first) for first, *_ in NOISE_PHRASES}
+
+
+@functools.lru_cache(maxsize=16384)
+def _token_flags(token: str) -> int:
+    flags = 0
+    for words, flag in _TOKEN_VOCABULARIES:
+        if _token_is(token, words):
+            flags |= flag
+    return flags
+
+
+@functools.lru_cache(maxsize=16384)
+def _word_flags(raw: str) -> int:
+    word = _word(raw)
+    flags = 0
+    for piece in word:
+        piece_flags = 0
+        for token in piece:
+            piece_flags |= _token_flags(token)
+        if piece_flags & _CONTENT and not piece_flags & _NOISE_WORD:
+            flags |= _OVERRULED
+        flags |= piece_flags
+    if flags & _NOISE_WORD or _has_noise_phrase(tuple(t for piece in word for t in piece)):
+        flags |= _NOISE
+    return flags
+
+
+def _has_noise_phrase(tokens: tuple[str, ...]) -> bool:
+    """`has_phrase(tokens, NOISE_PHRASES)`, trying only the phrases that start at a token."""
+    return any(tokens[k:k + len(p)] == p for k, token in enumerate(tokens)
+               for p in _PHRASES_BY_FIRST.get(token, ()))
+
+
+def _names_flags(names: str) -> int:
+    flags = 0
+    for raw in names.split():
+        flags |= _word_flags(raw)
+    return flags
+
+
 def says_noise(names: str) -> bool:
     """Whether class and id names say noise: a noise word or phrase, not overruled by a
     content word in a piece of its own (`main-header`, but not `contentsFooter` nor
     `jp-relatedposts`, where the content word is part of the noise name)."""
-    if not says_noise_strictly(names):
-        return False
-    return not any(has_word(piece, CONTENT_WORDS) and not has_word(piece, NOISE_WORDS)
-                   for word in name_words(names) for piece in word)
+    return _names_flags(names) & (_NOISE | _OVERRULED) == _NOISE
 
 
-@functools.lru_cache(maxsize=8192)
 def says_comments(names: str) -> bool:
     """Whether class and id names say a comment section."""
-    return has_word(name_tokens(names), COMMENT_WORDS)
+    return bool(_names_flags(names) & _COMMENTS)
 
 
-@functools.lru_cache(maxsize=8192)
 def says_noise_strictly(names: str) -> bool:
     """A noise word or phrase whatever content words say (past the article's text,
     `article-author` is the author's box)."""
-    tokens = name_tokens(names)
-    return has_word(tokens, NOISE_WORDS) or has_phrase(tokens, NOISE_PHRASES)
+    return bool(_names_flags(names) & _NOISE)
 
 
 def class_weight(names: str) -> int:
     """Readability's class weight: -25 for a negative word, +25 for a positive one."""
-    tokens = name_tokens(names)
-    return (25 if has_word(tokens, POSITIVE_WORDS) else 0) - (
-        25 if has_word(tokens, NEGATIVE_WORDS) else 0)
+    flags = _names_flags(names)
+    return (25 if flags & _POSITIVE else 0) - (25 if flags & _NEGATIVE else 0)
 
 
 def says_content(names: str) -> bool:
     """Whether a positive (content) word is among the tokens (`articleBody`, `post-body`)."""
-    return has_word(name_tokens(names), POSITIVE_WORDS)
+    return bool(_names_flags(names) & _POSITIVE)

@@ -48,10 +48,16 @@ an unclosed quote costs (an unrecognised tag is only one not tracked)."""
 
 _QUOTED = rf"\"[^\"]{{0,{MAX_QUOTED_CHARS}}}\"|'[^']{{0,{MAX_QUOTED_CHARS}}}'"
 _TOKEN_RE = re.compile(
-    r"<!--.*?(?:-->|$)"
-    rf"|<(?P<raw>{'|'.join(RAW_TEXT_TAGS)})\b[^>]*>.*?(?:</(?P=raw)\s*>|$)"
-    rf"|<(?P<end>/)?(?P<tag>[a-zA-Z][^\s/>]*)(?:{_QUOTED}|[^'\">])*>",
+    r"<!--[^-]*+(?:-(?!->)[^-]*+)*+(?:-->|$)"
+    rf"|<(?P<raw>{'|'.join(RAW_TEXT_TAGS)})\b[^>]*>"
+    r"[^<]*+(?:<(?!/(?P=raw)\s*>)[^<]*+)*+(?:</(?P=raw)\s*>|$)"
+    rf"|<(?P<end>/)?(?P<tag>[a-zA-Z][^\s/>]*)(?:{_QUOTED}|[^'\">]++)*+>",
     re.S | re.I)
+"""Comments, raw-text elements and tags. A comment or raw-text element runs to its first end
+(`-->`, `</script>`) or to the end of the text, written as runs up to the next `-` or `<`
+rather than a lazy `.*?`, which tries the end at every character of a long inline script;
+possessive runs never backtrack (a tag's quoted values and other characters tokenize one way
+only)."""
 
 
 def needs_closing(root: HtmlElement) -> bool:
@@ -61,9 +67,17 @@ def needs_closing(root: HtmlElement) -> bool:
     seen: set[str] = set()
     for el in root.iter(*SYMPTOM_TAGS):
         if el.tag in seen:
-            return bool(root.xpath(SYMPTOM_XPATH))
+            return _nested_in_own_kind(root)
         seen.add(el.tag)
     return False
+
+
+def _nested_in_own_kind(root: HtmlElement) -> bool:
+    """SYMPTOM_XPATH's answer, by looking up from each classed sectioning element: a page
+    holds few of them, and libxml2 answers `//article//article` by walking the subtree of
+    every article."""
+    return any(el.get("class") is not None and next(el.iterancestors(el.tag), None) is not None
+               for el in root.iter(*SYMPTOM_TAGS))
 
 
 def close_blocks(text: str) -> str:

@@ -31,6 +31,9 @@ CONTENT_ROOT = "content_root"
 """`Page.derived` key of the element an article was found in, for the site model's vote on
 where its template keeps the content (`Observation.note_content`)."""
 
+RENDERED = "rendered_bodies"
+"""`Page.derived` key of the bodies rendered during an extraction (`_render`)."""
+
 EXCERPT_CHARS = 200
 """Length of the excerpt taken from the body when the page has no description."""
 
@@ -168,7 +171,7 @@ def _whole_document(page: Page, meta: Metadata, found: ArticleContent,
             or container not in found.source.iterancestors():
         return found, rendered
     region = main_region(page, container, noise)
-    return region, _render(region, page.url, meta)
+    return region, _render(region, page, meta)
 
 
 def _article_beside(page: Page, meta: Metadata, noise: list[HtmlElement],
@@ -181,11 +184,11 @@ def _article_beside(page: Page, meta: Metadata, noise: list[HtmlElement],
     found = extract_article(page, PageHints(meta.heading, noise + (thread.elements
                                                                    if thread else []),
                                             meta.description), retry)
-    rendered = _render(found, page.url, meta)
+    rendered = _render(found, page, meta)
     role = _thread_role(thread, found, rendered, meta, forum)
     if thread is not None and role == "none":
         found = extract_article(page, PageHints(meta.heading, noise, meta.description), retry)
-        rendered = _render(found, page.url, meta)
+        rendered = _render(found, page, meta)
     return found, rendered, role
 
 
@@ -200,7 +203,7 @@ def _learned_retry(page: Page, page_type: PageType, meta: Metadata) -> RetryTrig
     def retry(found: ArticleContent | None) -> bool:
         if found is None:
             return True
-        rendered = _render(found, page.url, meta)
+        rendered = _render(found, page, meta)
         features = result_features(page_features(page), type_features(page_type), "article",
                                    rendered.text if rendered else "", found,
                                    _under_heading(found.source, meta.heading))
@@ -221,8 +224,21 @@ def _under_heading(source: HtmlElement, heading: HtmlElement | None) -> bool:
     return False
 
 
-def _render(found: ArticleContent | None, url: str | None, meta: Metadata) -> Rendered | None:
-    return render_article(found.content, url, meta.title, meta.byline) if found else None
+def _render(found: ArticleContent | None, page: Page, meta: Metadata) -> Rendered | None:
+    """The body rendered, once per body and extraction: the retry trigger, the thread role
+    and the result read the same rendering (memoized in `page.derived`, keyed by the body's
+    content element, which the memo keeps alive)."""
+    if found is None:
+        return None
+    memo: dict[int, tuple[HtmlElement, tuple[object, ...], Rendered]] = \
+        page.derived.setdefault(RENDERED, {})
+    key = (page.url, meta.title, meta.byline)
+    known = memo.get(id(found.content))
+    if known is None or known[0] is not found.content or known[1] != key:
+        known = (found.content, key,
+                 render_article(found.content, page.url, meta.title, meta.byline))
+        memo[id(found.content)] = known
+    return known[2]
 
 
 def _thread_role(thread: Thread | None, found: ArticleContent | None,

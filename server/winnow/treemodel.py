@@ -76,7 +76,13 @@ class Ensemble:
         rate = self.learning_rate
         for stage in self.trees:
             for k, tree in enumerate(stage):
-                scores[k] += rate * tree.predict(row)
+                # Tree.predict inlined: a model holds hundreds of trees, evaluated per page
+                node = 0
+                feature, threshold, left, right = (tree.feature, tree.threshold, tree.left,
+                                                   tree.right)
+                while feature[node] >= 0:
+                    node = left[node] if row[feature[node]] <= threshold[node] else right[node]
+                scores[k] += rate * tree.value[node]
         return scores
 
     def predict(self, features: dict[str, float]) -> float:
