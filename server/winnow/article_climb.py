@@ -48,6 +48,16 @@ LOW_DENSITY_STOP = 0.8
 """...and the text the parent adds is this much sparser in punctuation than the child's."""
 
 
+LOOKAHEAD_LEVELS = 6
+MIN_AHEAD_GAIN = 1.0
+"""Where the climb would stop, an ancestor up to LOOKAHEAD_LEVELS text-adding steps above the
+stop (wrappers that add nothing are free) that adds at least MIN_AHEAD_GAIN times the
+summary-node's punctuation, as densely (LOW_DENSITY_STOP), and a paragraph as long as the
+article's (not blurbs), continues the article: page builders (Divi, Elementor, Webflow,
+Gutenberg columns) put each run of paragraphs in a module of its own, with a heading or an
+image module between them that adds a label and stops the climb one module short."""
+
+
 MAX_LINK_DENSITY = 0.5
 SHORT_PAGE_CHARS = 500
 """A page whose longest text-para is shorter than this is a short page (ECON IV.C)."""
@@ -169,10 +179,51 @@ def _backtrack(stats: TreeStats, snippet: int, paras: Sequence[econ.TextPara]) -
         if (_stops(stats, child, parent) and not _more_of_the_same(stats, child, parent, snippet)
                 or _adds_fragments(stats, child, parent, paras)
                 or _among_teasers(stats, child, parent)):
-            return best
+            ahead = _continues_above(stats, best, parent, paras)
+            if ahead is None:
+                return best
+            parent = ahead
         child, parent = parent, stats.parent[parent]
         best = child
     return best
+
+
+def _continues_above(stats: TreeStats, best: int, stop: int,
+                     paras: Sequence[econ.TextPara]) -> int | None:
+    """The lowest ancestor from `stop` up (LOOKAHEAD_LEVELS steps that add text, never
+    <body>) whose step from
+    `best` adds MIN_AHEAD_GAIN times its punctuation, as densely as `best` (LOW_DENSITY_STOP)
+    and a paragraph of its length (`_adds_paragraphs`): the rest of an article split into
+    sibling modules. None when there is none."""
+    punc = stats.content_punc(best)
+    density = punc / max(stats.content_chars(best), 1)
+    ancestor, steps, chars = stop, 0, stats.content_chars(best)
+    while ancestor > 0 and steps < LOOKAHEAD_LEVELS:
+        gain = stats.content_punc(ancestor) - punc
+        added = stats.content_chars(ancestor) - stats.content_chars(best)
+        if (gain >= MIN_AHEAD_GAIN * max(punc, 1)
+                and gain / max(added, 1) >= LOW_DENSITY_STOP * density
+                and _adds_paragraphs(stats, best, ancestor, paras)):
+            return ancestor
+        if stats.content_chars(ancestor) > chars:
+            steps, chars = steps + 1, stats.content_chars(ancestor)
+        ancestor = stats.parent[ancestor]
+    return None
+
+
+def _adds_paragraphs(stats: TreeStats, child: int, ancestor: int,
+                     paras: Sequence[econ.TextPara]) -> bool:
+    """True when the ancestor adds, before or after the child, a text-para as long as a
+    paragraph of the child's (FRAGMENT_SHARE of its longest, or MAX_FRAGMENT_CHARS): more
+    of the article, where a rail of teasers adds only blurbs."""
+    inside, added = [0], [0]
+    for para in paras:
+        first = para.nodes[0]
+        if econ.is_descendant(stats, first, child):
+            inside.append(prose_chars(para))
+        elif ancestor < first < stats.end[ancestor]:
+            added.append(prose_chars(para))
+    return max(added) >= min(FRAGMENT_SHARE * max(inside), MAX_FRAGMENT_CHARS)
 
 
 def _adds_fragments(stats: TreeStats, child: int, parent: int,
@@ -196,11 +247,14 @@ def _adds_fragments(stats: TreeStats, child: int, parent: int,
 def _among_teasers(stats: TreeStats, child: int, parent: int) -> bool:
     """True when the child is one record of a teaser list (MIN_TEASERS or more siblings of
     its tag and class, the others short and led by links): a "most popular" item that
-    carries the full text of its story, which is the article; the list is not."""
+    carries the full text of its story, which is the article; the list is not. A child
+    that is itself a short link-led record is one entry of a list that is the content (a
+    roundup of products, a list of services), and the climb goes on."""
     kind = kind_of(stats.elements[child])
     others = [k for k in children(stats, parent)
               if k != child and stats.chars[k] and kind_of(stats.elements[k]) == kind]
-    return len(others) >= MIN_TEASERS - 1 and are_teasers(stats, others)
+    return (len(others) >= MIN_TEASERS - 1 and are_teasers(stats, others)
+            and not are_teasers(stats, [child]))
 
 
 def _more_of_the_same(stats: TreeStats, child: int, parent: int, snippet: int) -> bool:

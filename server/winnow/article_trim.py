@@ -8,6 +8,7 @@ section after its heading, ad-slot labels.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterable, Iterator
 
@@ -280,6 +281,7 @@ def link_lists(stats: TreeStats, summary: int, snippet: int,
     Blocks around the snippet-node are the article itself and are never pruned; a list
     among its paragraphs whose items say more than their links is no link list."""
     in_prose = prose_parents(stats, summary) | {stats.parent[snippet]}
+    prose_at = sorted(in_prose)
     found = []
     for i in range(summary + 1, stats.end[summary]):
         if stats.excluded[i] or stats.elements[i].tag not in _BLOCKS:
@@ -287,7 +289,8 @@ def link_lists(stats: TreeStats, summary: int, snippet: int,
         if econ.is_descendant(stats, snippet, i):
             continue
         weight = _class_weight(stats.elements[i]) if class_hints else 0
-        if weight < 0 and stats.content_punc(i) < FEW_SENTENCES:
+        if (weight < 0 and stats.content_punc(i) < FEW_SENTENCES
+                and not _holds_prose(stats, i, prose_at)):
             found.append(i)
         elif list_in_prose(stats, i, in_prose) and _annotated(stats, i):
             continue
@@ -297,6 +300,15 @@ def link_lists(stats: TreeStats, summary: int, snippet: int,
               and stats.content_punc(i) < FEW_SENTENCES and stats.content_chars(i) < 250):
             found.append(i)
     return found
+
+
+def _holds_prose(stats: TreeStats, i: int, prose_at: list[int]) -> bool:
+    """True when a paragraph of prose lies in `i`'s subtree (`prose_at`: the sorted parents
+    of such paragraphs): a page builder's `widget` holds the article's own paragraphs, and
+    a class word is no reason to drop them (Readability keeps a negative-weight node whose
+    paragraphs outscore its weight)."""
+    k = bisect.bisect_left(prose_at, i)
+    return k < len(prose_at) and prose_at[k] < stats.end[i]
 
 
 def _annotated(stats: TreeStats, i: int) -> bool:

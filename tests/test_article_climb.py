@@ -1,0 +1,95 @@
+"""The climb's look past a weak step (page-builder modules) and the teaser stop's own-record
+exception (article_climb.py)."""
+
+from __future__ import annotations
+
+from winnow import article
+from winnow.page import parse_page
+
+SENTENCE = ("The council met on Tuesday, and it voted on the new budget. Residents were pleased, "
+            "mostly, though some objected to the plan.")
+
+
+def page_of(body: str):  # type: ignore[no-untyped-def]
+    return parse_page(f"<html><body>{body}</body></html>")
+
+
+def module(inner: str, n: int) -> str:
+    """One page-builder module: a section, a row, a column, a module and its inner box."""
+    return (f"<div class='et_pb_section s{n}'><div class='et_pb_row r{n}'>"
+            f"<div class='et_pb_column c{n}'><div class='et_pb_module m{n}'>"
+            f"<div class='et_pb_text_inner'>{inner}</div></div></div></div></div>")
+
+
+def builder_page(heading: str) -> str:
+    """An article written in three text modules: the first shares its column with a heading
+    module, the others sit in rows of their own (a Divi or Elementor layout)."""
+    first = "".join(f"<p>{SENTENCE} One {k}.</p>" for k in range(6))
+    second = "".join(f"<p>{SENTENCE} Two {k}.</p>" for k in range(3))
+    third = "".join(f"<p>{SENTENCE} Three {k}.</p>" for k in range(3))
+    return ("<div class='builder'><div class='section'>"
+            f"<div class='row'><div class='column'>{module(first, 1)}"
+            f"{module(f'<h2>{heading}</h2>', 2)}</div></div>"
+            f"<div class='row'><div class='column'>{module(second, 3)}</div></div>"
+            f"<div class='row'><div class='column'>{module(third, 4)}</div></div>"
+            "</div></div><div class='foot'><p>Made with care, in a small town.</p></div>")
+
+
+def test_climb_looks_past_a_heading_module_to_the_rest_of_the_article() -> None:
+    """A heading module adds a label longer than a step label and no sentence: ECON's stop
+    would keep the first module only; the ancestor above adds many more sentences in
+    paragraphs like the article's, so the article is all three modules."""
+    page = page_of(builder_page("What the second half of the budget meeting decided, in short"))
+    found = article.extract_once(page)
+    assert found is not None
+    text = found.content.text_content()
+    assert "One 0." in text and "Two 2." in text and "Three 2." in text
+
+
+def test_climb_does_not_look_past_a_stop_to_a_rail_of_blurbs() -> None:
+    """The same weak step with a list of short dated blurbs above it: blurbs are no
+    paragraphs of the article, and the climb stops where ECON stops."""
+    story = "".join(f"<p>{SENTENCE} {SENTENCE} {SENTENCE} Story {k}.</p>" for k in range(3))
+    blurbs = "".join(f"<div class='teaser'><div class='body'>Officers said on Friday, at a "
+                     f"briefing, that item {k} was over. More, soon.</div>"
+                     f"<div class='date'>December 19, 2025</div></div>" for k in range(16))
+    page = page_of(f"<div class='column'><div class='wrap'><div class='post'>{story}</div>"
+                   "<div class='meta'>Filed in the local section of our site by staff</div>"
+                   f"</div>{blurbs}</div>")
+    found = article.extract_once(page)
+    assert found is not None
+    text = found.content.text_content()
+    assert "Story 2." in text
+    assert "item 3" not in text
+
+
+def test_a_short_record_of_a_list_is_no_teaser_stop() -> None:
+    """The snippet is one short link-led entry of a list that is the content (a roundup of
+    products): the climb goes on past the list to the article around it."""
+    items = "".join(f"<li><a href='/p{k}'>The Sound Product {k} earbuds</a>: a pair that "
+                    f"stays put, costs little and sounds fine. Good, too.</li>" for k in range(8))
+    page = page_of(f"<main><div class='post'><p>{SENTENCE} Intro.</p><ul>{items}</ul>"
+                   f"<p>{SENTENCE} Outro.</p></div></main>")
+    found = article.extract_once(page)
+    assert found is not None
+    text = found.content.text_content()
+    assert "Intro." in text and "Product 7" in text and "Outro." in text
+
+
+def test_a_widget_named_block_of_the_articles_paragraphs_stays() -> None:
+    """Page builders name every module a `widget`, a negative class word: a block of the
+    article's own headings and paragraphs with few sentence marks each stays; a widget of
+    links and labels without prose still goes."""
+    lead = "".join(f"<p>{SENTENCE} Lead {k}.</p>" for k in range(4))
+    steps = "".join(f"<h3>Step {k}: create and stick to a budget</h3><p>A plan helps you see "
+                    f"where your money goes each month and what step {k} costs you over time, "
+                    "and why it matters.</p>" for k in range(3))
+    links = "".join(f"<a href='/t{k}'>Topic {k}</a> " for k in range(6))
+    page = page_of(f"<div class='post'><div class='lead'>{lead}</div>"
+                   f"<div class='elementor-widget-wrap'>{steps}</div>"
+                   f"<div class='elementor-widget-wrap'><span>Topics</span> {links}</div></div>")
+    found = article.extract_once(page)
+    assert found is not None
+    text = found.content.text_content()
+    assert "Lead 3." in text and "what step 2 costs" in text
+    assert "Topic 3" not in text
