@@ -1,10 +1,19 @@
 """The main region of pages that are not one article body (listings, products, services):
-which container is the page's main one, and what inside it is furniture."""
+which container is the page's main one, what inside it is furniture, and when a page read as
+an article is spread over many blocks (`is_spread_out`)."""
 
 from __future__ import annotations
 
-from winnow.mainregion import main_container, main_region
+from winnow.mainregion import (
+    SPREAD_BODY_SHARE,
+    SPREAD_LEAN,
+    body_share,
+    is_spread_out,
+    main_container,
+    main_region,
+)
 from winnow.page import parse_page
+from winnow.pagetype import PageType
 from winnow.render import render_article
 
 PROSE = ("Our workshop turns, polishes and wires every lamp by hand, so the patina of the brass "
@@ -75,3 +84,52 @@ def test_a_footer_holding_most_of_a_bare_page_still_goes() -> None:
             "investors, affiliates, gift cards and the store finder.</p></footer>"
             "</body></html>")
     assert "Help center" not in region_text(html)
+
+
+def service_page() -> str:
+    """A service page: six sections of equal weight in <main>, each a heading and a paragraph."""
+    sections = "".join(f"<section id='s{i}'><h2>Service {i}</h2><p>{PROSE * 2}</p></section>"
+                       for i in range(6))
+    return (f"<html><body><header><nav><a href='/'>Home</a></nav></header><main>{sections}"
+            "</main><footer>© Lumen</footer></body></html>")
+
+
+def article_page() -> str:
+    """An article: one body of six paragraphs in <main>, a short related list beside it."""
+    paragraphs = "".join(f"<p>{PROSE * 2}</p>" for _ in range(6))
+    return ("<html><body><main><div class='story'><h1>How lamps are made</h1>"
+            f"{paragraphs}</div><ul class='more'><li><a href='/a'>More lamps</a></li></ul>"
+            "</main></body></html>")
+
+
+def leaning(readerless: float) -> PageType:
+    """A page type giving the readerless types (listing, product, service) `readerless`."""
+    return PageType("article", {"article": 1 - readerless, "service": readerless})
+
+
+def test_one_section_of_a_service_page_holds_a_small_share_of_its_region() -> None:
+    page = parse_page(service_page())
+    section = page.body.get_element_by_id("s2")
+    assert body_share(page, section) < SPREAD_BODY_SHARE
+    assert is_spread_out(page, leaning(0.6), section)
+
+
+def test_an_article_body_holds_most_of_its_region() -> None:
+    page = parse_page(article_page())
+    story = page.body.find_class("story")[0]
+    assert body_share(page, story) > 0.9
+    assert not is_spread_out(page, leaning(0.9), story)
+
+
+def test_a_page_the_classifier_takes_for_an_article_is_not_checked_for_spread() -> None:
+    page = parse_page(service_page())
+    section = page.body.get_element_by_id("s2")
+    assert not is_spread_out(page, leaning(SPREAD_LEAN / 2), section)
+
+
+def test_given_noise_leaves_the_region() -> None:
+    """Known noise (a thread's records, a template's noise) counts for nothing in the region:
+    the body then holds all the region's text."""
+    page = parse_page(service_page())
+    sections = page.body.findall(".//section")
+    assert body_share(page, sections[0], sections[1:]) == 1.0

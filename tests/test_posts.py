@@ -259,3 +259,41 @@ def test_body_consensus_weighs_body_text_not_records() -> None:
     assert _vote(["bar", "bar", "bar", "body", "body"], [300, 300, 300, 40, 30]) == "bar"
     assert _vote(["bar", "bar", "body"], [5, 5, 900]) is None  # one record is no consensus
     assert _vote([None, "body", "body"], [900, 100, 100]) is None  # under half the text
+
+
+def _forum_page(before: str, after: str = "", wrap: bool = False) -> str:
+    """A forum thread (typed forum by the page-type classifier) whose replies sit in a box
+    named for comments, with `before` between the title and the replies (`wrap`: title and
+    `before` in a topic box) and `after` below them."""
+    long = [(n, d, f"{t} {'More words about pumps and ponds and filters. ' * 8}")
+            for n, d, t in POSTS * 2]
+    head = "<h1>Which pump?</h1>"
+    opening = f'<main><div class="topic">{head}{before}</div>' if wrap else f"{before}{head}"
+    closing = "</div></main>" if wrap else "</div>"
+    return forum(long).replace(head, f'{opening}<div class="comments">') \
+        .replace("<footer>", f"{closing}{after}<footer>")
+
+
+def test_a_forum_first_post_outside_the_replies_opens_the_thread() -> None:
+    """A topic's first post written in its own box above replies named as comments is the
+    thread's first post, not an article with comments."""
+    first = ('<div class="topic-start"><p>I keep koi in a small pond and the old pump finally '
+             "gave up after nine years, so I am looking for advice on a replacement that is "
+             "quiet and cheap to run. What do you all use?</p></div>")
+    result = winnow.extract(_forum_page(first, wrap=True), "https://forum.example/t/1", now=NOW)
+    assert result.kind == "thread"
+    assert result.posts[0].text.startswith("I keep koi in a small pond")
+    assert [p.author for p in result.posts[1:]] == ["ann", "bob", "cy"] * 2
+
+
+def test_the_whole_pages_leftovers_open_no_thread() -> None:
+    """When what is left of the page outside the replies is only banners and notices (the
+    body found is the page's <body>), they are no first post."""
+    banner = ('<div class="app-banner"><p>Get the app. A better way to browse, with push '
+              "notifications and badges on your home screen.</p></div>")
+    cookie = ('<div class="notice"><p>We have placed cookies on your device to help make this '
+              "website better. You can adjust your cookie settings.</p></div>")
+    result = winnow.extract(_forum_page(banner, cookie), "https://forum.example/t/1", now=NOW)
+    assert result.kind == "thread"
+    assert [p.author for p in result.posts] == ["ann", "bob", "cy"] * 2
+    assert not any("cookies" in p.text or "the app" in p.text for p in result.posts)

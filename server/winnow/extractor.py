@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from winnow.article import ArticleContent, PageHints, extract_article, needs_retry
 from winnow.consensus import outside, strays
-from winnow.mainregion import main_container, main_region
+from winnow.mainregion import is_spread_out, main_container, main_region
 from winnow.metadata import Metadata, extract_metadata, text_direction
 from winnow.page import HtmlElement, Page, parse_page
 from winnow.pagefeatures import page_features
@@ -103,7 +103,8 @@ def extract_page(page: Page, template: Template | None = None,
     scored = _Scored(page, page_type, found, titled)
     if kind == "thread" and thread is not None:
         result.posts = thread.posts
-        if role == "opened" and rendered is not None:
+        if role == "opened" and rendered is not None and found is not None \
+                and found.source is not page.body:  # the whole page's leftovers open nothing
             result.posts = [opening_post(rendered.text, rendered.html, meta.byline,
                                          meta.published), *thread.posts]
         result.title, result.next_page = thread_title(page, meta.title), next_page(page)
@@ -115,15 +116,22 @@ def extract_page(page: Page, template: Template | None = None,
         result.timing_ms = clock.done()
         return result
     known_noise = noise + (thread.elements if thread else [])
+    region: tuple[ArticleContent, str] | None = None
     if kind == "article" and found is not None and reader_type == "documentation":
         found, rendered = _whole_document(page, meta, found, rendered, known_noise)
+    elif kind == "article" and found is not None and rendered is not None and role == "none" \
+            and not titled and reader_type == "article" \
+            and is_spread_out(page, page_type, found.source, known_noise):
+        # ECON's body may be one block of a listing's or a service page's many: the quality
+        # estimate says which reading is better, the body or the whole main region
+        region = _main_text(page, meta, found, known_noise)
+        if scored.confidence("other", region[1]) > scored.confidence("article", rendered.text):
+            kind = "other"
     if found is None or rendered is None or kind != "article":
         result.kind = "other"  # no reader view; the main region for the corpus
-        main = main_container(page, found.source if found else None)
-        region = main_region(page, page.body if main is None else main, known_noise)
-        result.main_text = render_article(region.content, url, meta.title, meta.byline).text
+        content, result.main_text = region or _main_text(page, meta, found, known_noise)
         if page.has_ids:
-            result.noise_ids, result.content_ids = region.noise_ids, region.content_ids
+            result.noise_ids, result.content_ids = content.noise_ids, content.content_ids
         result.confidence = scored.confidence("other", result.main_text)
         result.timing_ms = clock.done()
         return result
@@ -158,6 +166,15 @@ class _Scored:
 
     def confidence(self, kind: PageKind, text: str, posts: int = 0) -> float:
         return round(estimate(self.features(kind, text, posts)), 3)
+
+
+def _main_text(page: Page, meta: Metadata, found: ArticleContent | None,
+               noise: list[HtmlElement]) -> tuple[ArticleContent, str]:
+    """The page's main region (around ECON's body when there is one) without furniture and
+    `noise`, and its text: what a page without a reader view gives the corpus."""
+    main = main_container(page, found.source if found else None)
+    region = main_region(page, page.body if main is None else main, noise)
+    return region, render_article(region.content, page.url, meta.title, meta.byline).text
 
 
 def _whole_document(page: Page, meta: Metadata, found: ArticleContent,

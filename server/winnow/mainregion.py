@@ -19,6 +19,7 @@ from winnow import econ
 from winnow.article import ArticleContent, is_noise_hint, label_regions
 from winnow.article_candidates import HIDING_CLASSES
 from winnow.page import HtmlElement, Page, is_hidden, wn_id
+from winnow.pagetype import PageType, readerless_probability
 
 FURNITURE_TAGS = frozenset({"header", "nav", "footer", "aside"})
 """Tags that hold page furniture inside a main region (a docs page's sidebar and table of
@@ -38,7 +39,19 @@ layout, a sticky-footer shell or a whole-page form holds the content itself. Its
 still read block by block."""
 
 
-def main_container(page: Page, near: HtmlElement | None = None) -> HtmlElement | None:
+SPREAD_LEAN = 0.5
+"""Probability of the readerless types (listing, product, service) from which a page read as
+an article is checked for a spread-out body (`is_spread_out`): below it the page is taken at
+its word as an article."""
+
+SPREAD_BODY_SHARE = 0.5
+"""Share of the main region's text below which ECON's body is one block of a page spread over
+many (a service page's sections, a listing's cards): such a page leaning to a readerless type
+is "other", its whole main region its text. An article's body holds most of its region."""
+
+
+def main_container(page: Page, near: HtmlElement | None = None,
+                   stats: econ.TreeStats | None = None) -> HtmlElement | None:
     """The page's main container: the `<main>` or `role="main"` element holding `near` (the
     body ECON chose) when there is one, else the largest; a lone `<article>` when the page
     has neither; None when the page names no main container."""
@@ -56,7 +69,7 @@ def main_container(page: Page, near: HtmlElement | None = None) -> HtmlElement |
         found = articles[0] if len(articles) == 1 else None
     if found is None:
         return None
-    stats = econ.collect_stats(body)
+    stats = stats or econ.collect_stats(body)
     return found if stats.chars[stats.index[found]] >= MIN_MAIN_SHARE * stats.chars[0] else None
 
 
@@ -65,6 +78,43 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
     """`root` without its furniture and the given `noise`, with the page's labels."""
     stats = econ.collect_stats(page.body)
     start = stats.index[root]
+    drop = _furniture(stats, start, noise)
+    clone = copy.deepcopy(root)
+    clone.tail = None
+    twins = list(clone.iter())
+    for i in drop:
+        twin = twins[i - start]
+        if twin.getparent() is not None:
+            twin.drop_tree()
+    content, dropped = label_regions(stats, start, set(drop))
+    return ArticleContent(clone, root, _ids(stats, content), _ids(stats, dropped), "region",
+                          0.0, stats.chars[0])
+
+
+def is_spread_out(page: Page, page_type: PageType, body: HtmlElement,
+                  noise: Sequence[HtmlElement] = ()) -> bool:
+    """True when a page leaning to a readerless type (SPREAD_LEAN) has its text spread over
+    many blocks: ECON's `body` holds under SPREAD_BODY_SHARE of the main region around it."""
+    if readerless_probability(page_type) < SPREAD_LEAN:
+        return False
+    return body_share(page, body, noise) < SPREAD_BODY_SHARE
+
+
+def body_share(page: Page, body: HtmlElement, noise: Sequence[HtmlElement] = ()) -> float:
+    """The share of the main region's text (the main container around `body`, less its
+    furniture and the given noise) that `body` holds; 1 when the region holds no text."""
+    stats = econ.collect_stats(page.body)
+    if body not in stats.index:
+        return 1.0
+    main = main_container(page, body, stats)
+    start = stats.index[page.body if main is None else main]
+    region = stats.chars[start] - sum(stats.chars[i] for i in _furniture(stats, start, noise))
+    return min(1.0, stats.chars[stats.index[body]] / region) if region > 0 else 1.0
+
+
+def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement]) -> list[int]:
+    """The indices of the furniture blocks and given `noise` under element `start`, outermost
+    only (a dropped block's inside is not visited)."""
     given = {stats.index[el] for el in noise if el in stats.index}
     drop: list[int] = []
     wrapper_chars = WRAPPER_SHARE * stats.chars[start]
@@ -77,16 +127,7 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
             i = stats.end[i]
         else:
             i += 1
-    clone = copy.deepcopy(root)
-    clone.tail = None
-    twins = list(clone.iter())
-    for i in drop:
-        twin = twins[i - start]
-        if twin.getparent() is not None:
-            twin.drop_tree()
-    content, dropped = label_regions(stats, start, set(drop))
-    return ArticleContent(clone, root, _ids(stats, content), _ids(stats, dropped), "region",
-                          0.0, stats.chars[0])
+    return drop
 
 
 def _is_wrapper(el: HtmlElement, chars: int, wrapper_chars: float) -> bool:

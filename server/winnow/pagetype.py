@@ -21,6 +21,9 @@ from winnow.treemodel import load_model
 PAGE_TYPES = ("article", "documentation", "forum", "listing", "product", "service")
 """The types the classifier tells apart."""
 
+READERLESS_LABELS = ("listing", "product", "service")
+"""The types read without a reader view (`router.READERLESS_TYPES`)."""
+
 WCXB_TYPES = {"article": "article", "documentation": "documentation", "forum": "forum",
               "listing": "listing", "collection": "listing", "product": "product",
               "service": "service"}
@@ -76,6 +79,11 @@ def reader_page_type(page_type: PageType) -> str:
     """The type the router and the extraction act on: the classifier's label when it is
     sure (`PageType.sure`), else "article"."""
     return page_type.label if page_type.sure else "article"
+
+
+def readerless_probability(page_type: PageType) -> float:
+    """The probability that the page is a listing, a product or a service page."""
+    return sum(page_type.probability(label) for label in READERLESS_LABELS)
 
 
 def type_features(page_type: PageType) -> dict[str, float]:
