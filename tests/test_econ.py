@@ -641,6 +641,23 @@ def test_slideshow_list_with_more_sentences_than_the_story_is_noise() -> None:
     assert "council" in text and "runner" not in text
 
 
+def test_parts_are_joined_through_a_plain_wrapper_and_an_extra_class() -> None:
+    """The parts named for content wrap a plain `<article>` each, and the first carries one
+    class more (`article_body entry-content`); a column of unpunctuated teasers between them
+    stops the climb at the second part: both parts are the article all the same."""
+    lead = ("<div class='article_body entry-content'><article>"
+            f"<p>{SENTENCE} Lead paragraph, first.</p></article></div>")
+    teasers = "".join(f"<div class='module'><h2>Other story number {n} of the week in review"
+                      f"</h2><div>Max Fisher wrote on the world and its many ways today {n}"
+                      "</div></div>" for n in range(6))
+    rest = "".join(f"<p>{SENTENCE} {SENTENCE}</p>" for _ in range(8))
+    page = parse_page(f"<html><body><div id='body'>{lead}<div class='column'>{teasers}</div>"
+                      f"<div class='article_body'><article>{rest}</article></div></div>"
+                      "</body></html>")
+    text = article.extract_article(page).content.text_content()
+    assert "Lead paragraph" in text and text.count("council") == 17
+
+
 def test_article_split_in_sibling_parts_is_joined() -> None:
     """A lead paragraph in its own part before a photo, then the rest of the story in a
     second part of the same class: both parts are the article, the header before is not."""

@@ -105,17 +105,39 @@ def join_parts(stats: TreeStats, summary: int) -> tuple[int, list[int]]:
     split into sibling parts of one tag and a class that names content, with prose in each
     (a lead paragraph in its own `articleBody` before a photo, then the rest): Readability
     joins such siblings. Otherwise the summary-node itself and nothing to drop."""
-    kind = kind_of(stats.elements[summary])
-    if summary == 0 or not names_mod.says_content(kind[1]):
+    part = _named_part(stats, summary)
+    kind = kind_of(stats.elements[part])
+    if part == 0 or not names_mod.says_content(kind[1]):
         return summary, []
-    parent = stats.parent[summary]
+    parent = stats.parent[part]
     kids = children(stats, parent)
-    parts = [k for k in kids if k != summary and kind_of(stats.elements[k]) == kind
+    parts = [k for k in kids if k != part and _same_kind(kind, kind_of(stats.elements[k]))
              and is_prose(stats, k)]
     if not parts:
         return summary, []
-    first, last = min(parts + [summary]), max(parts + [summary])
+    first, last = min(parts + [part]), max(parts + [part])
     return parent, [k for k in kids if k < first or k > last]
+
+
+def _same_kind(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """Same tag, and the classes of one among the other's (`article_body` and
+    `article_body entry-content`: a part marked first or lead by an extra class)."""
+    if a[0] != b[0]:
+        return False
+    ca, cb = set(a[1].split()), set(b[1].split())
+    return bool(ca and cb) and (ca <= cb or cb <= ca)
+
+
+def _named_part(stats: TreeStats, summary: int) -> int:
+    """The summary-node, or the lowest wrapper around it that adds no text and whose class
+    names content (`<div class="article_body"><article>…`): the part that has siblings."""
+    node = summary
+    while node > 0 and not names_mod.says_content(kind_of(stats.elements[node])[1]):
+        parent = stats.parent[node]
+        if parent <= 0 or stats.content_chars(parent) != stats.content_chars(node):
+            return summary
+        node = parent
+    return node
 
 
 def standfirst(stats: TreeStats, title: int | None, summary: int, drop: set[int],
