@@ -680,46 +680,6 @@ def test_article_split_in_sibling_parts_is_joined() -> None:
     assert "podcast" not in article.extract_article(rows).content.text_content()
 
 
-def test_standfirst_beside_the_headline_joins_the_article() -> None:
-    """A header box the article leaves out holds the headline and a standfirst that says what
-    the page's description says: the standfirst opens the article; other header lines and
-    a standfirst unlike the description stay out."""
-    deck = ("Google is reintroducing GrandCentral, a phone service it bought two years ago, as "
-            "Google Voice, its new tool for our phone calls.")
-    html = (f"<html><body><div class='promo-zone'><h2>Google Voice arrives</h2><p>{deck}</p>"
-            "<p>By Jo Smith, March 12</p></div>"
-            f"<div class='story'><p>{SENTENCE} {SENTENCE}</p><p>{SENTENCE}</p></div></body></html>")
-    page = parse_page(html)
-    hints = article.PageHints(page.body.find(".//h2"), description=deck)
-    found = article.extract_article(page, hints)
-    text = found.content.text_content()
-    assert text.startswith("Google is reintroducing") and "council" in text
-    assert "Jo Smith" not in text
-    other = article.PageHints(page.body.find(".//h2"), description="A page about phones.")
-    assert "GrandCentral" not in article.extract_article(page, other).content.text_content()
-    site_wide = article.PageHints(page.body.find(".//h2"), description="Google Voice news")
-    assert "GrandCentral" not in article.extract_article(page, site_wide).content.text_content()
-    repeated = parse_page(html.replace("<div class='story'>", f"<div class='story'><p>{deck}</p>"))
-    hints = article.PageHints(repeated.body.find(".//h2"), description=deck)
-    assert article.extract_article(repeated, hints).content.text_content().count("Google is") == 1
-
-
-def test_standfirst_is_content_and_the_rest_of_its_box_stays_noise() -> None:
-    deck = ("Google is reintroducing GrandCentral, a phone service it bought two years ago, as "
-            "Google Voice, its new tool for our phone calls.")
-    page = parse_page(
-        f"<html><body><div data-wn='1' class='promo-zone'><h2 data-wn='2'>Google Voice "
-        f"arrives</h2><p data-wn='3'>{deck}</p><p data-wn='4'>By Jo Smith</p></div>"
-        f"<div data-wn='5' class='story'>Springfield, Ill. — the story opens here. "
-        f"<p data-wn='6'>{SENTENCE} {SENTENCE}</p><p data-wn='7'>{SENTENCE}</p></div>"
-        "</body></html>")
-    found = article.extract_article(page, article.PageHints(page.body.find(".//h2"),
-                                                            description=deck))
-    assert 3 in found.content_ids and 1 not in found.noise_ids
-    assert {2, 4} <= set(found.noise_ids)
-    assert found.content.text_content().startswith("Google is reintroducing")
-
-
 def test_rail_of_blurbs_after_a_post_does_not_join_it() -> None:
     """A short post beside a box of punctuated blurbs: the climb stops below their parent."""
     post = "".join(f"<p>{SENTENCE} {SENTENCE} Part {i}, in full.</p><img src='{i}.png'>"

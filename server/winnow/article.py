@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from lxml.html import HtmlElement
 
 from winnow import econ
-from winnow.article_candidates import LIST_TAGS, children, noise_roots, template_roots, text_of
+from winnow.article_candidates import LIST_TAGS, noise_roots, template_roots
 from winnow.article_candidates import is_comments as is_comments
 from winnow.article_candidates import is_noise_hint as is_noise_hint
 from winnow.article_candidates import teaser_lists as teaser_lists
@@ -35,12 +35,10 @@ from winnow.article_trim import (
     join_parts,
     leading_noise,
     link_lists,
-    standfirst,
     trailing_noise,
 )
 from winnow.econ import TreeStats
 from winnow.page import Page, wn_id
-from winnow.tree import normalize_space
 
 FULL_CONFIDENCE_PUNC = 20
 """Punctuation marks of prose at which the confidence in the summary-node reaches 1."""
@@ -78,8 +76,6 @@ class PageHints:
 
     title_heading: HtmlElement | None = None
     template_noise: Sequence[HtmlElement] = ()
-    description: str | None = None
-    """The page's own description (meta tags, JSON-LD): it tells a standfirst."""
 
 
 @dataclass(frozen=True)
@@ -178,7 +174,6 @@ def extract_once(page: Page, hints: PageHints | None = None,
     roots = noise_roots(stats, heading, rules.class_hints)
     roots.extend(template_roots(stats, _indices(stats, hints.template_noise)))
     econ.exclude_subtrees(stats, roots)
-    title_heading = heading  # kept for the standfirst, even when a noise box holds it
     if heading is not None and stats.excluded[heading]:
         heading = None
     found = summary_node(stats, heading if rules.short_page else None)
@@ -194,8 +189,7 @@ def extract_once(page: Page, hints: PageHints | None = None,
     drop.update(leading_noise(stats, summary, snippet, drop))
     drop.update(comments_section(stats, summary, snippet))
     drop.update(ad_labels(stats, summary))
-    deck = standfirst(stats, title_heading, summary, drop, hints.description)
-    found_content = _build(stats, summary, drop, page_chars, deck)
+    found_content = _build(stats, summary, drop, page_chars)
     found_content.rules = rules
     found_content.snippet_chars = snippet_chars
     return found_content
@@ -205,11 +199,9 @@ def _indices(stats: TreeStats, elements: Iterable[HtmlElement]) -> set[int]:
     return {i for i in map(stats.index.get, elements) if i is not None}
 
 
-def _build(stats: TreeStats, summary: int, drop: set[int], page_chars: int,
-           deck: int | None = None) -> ArticleContent:
+def _build(stats: TreeStats, summary: int, drop: set[int], page_chars: int) -> ArticleContent:
     """Copy the summary-node without the dropped subtrees (copy and original pair up in
-    document order), a copy of the standfirst `deck` first if there is one and the article
-    does not repeat it, and label the page's outermost content and noise elements."""
+    document order), and label the page's outermost content and noise elements."""
     original = stats.elements[summary]
     clone = copy.deepcopy(original)
     clone.tail = None
@@ -219,35 +211,11 @@ def _build(stats: TreeStats, summary: int, drop: set[int], page_chars: int,
         if twin.getparent() is not None:
             twin.drop_tree()
     content, noise = label_regions(stats, summary, drop)
-    if deck is not None and text_of(stats, deck) not in normalize_space(clone.text_content()):
-        twin = copy.deepcopy(stats.elements[deck])
-        twin.tail, clone.text = clone.text, None
-        clone.insert(0, twin)
-        content.append(deck)
-        noise = _carve_out(stats, noise, deck)
     confidence = min(1.0, stats.content_punc(summary) / FULL_CONFIDENCE_PUNC)
     prose_chars = sum(stats.content_chars(i) for i in content)
     prose_punc = sum(stats.content_punc(i) for i in content)
     return ArticleContent(clone, original, _ids(stats, content), _ids(stats, noise), "econ",
                           confidence, page_chars, prose_chars, prose_punc)
-
-
-def _carve_out(stats: TreeStats, noise: list[int], keep: int) -> list[int]:
-    """The noise subtrees without `keep`: a noise subtree holding it gives way to its parts
-    beside the path down to `keep`; one inside it goes."""
-    carved: list[int] = []
-    for i in noise:
-        if econ.is_descendant(stats, i, keep):
-            continue
-        if not econ.is_descendant(stats, keep, i):
-            carved.append(i)
-            continue
-        node = i
-        while node != keep:
-            kids = children(stats, node)
-            node = next(k for k in kids if econ.is_descendant(stats, keep, k))
-            carved.extend(k for k in kids if k != node)
-    return carved
 
 
 def label_regions(stats: TreeStats, summary: int, drop: set[int]) -> tuple[list[int], list[int]]:

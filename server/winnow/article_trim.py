@@ -1,6 +1,6 @@
 """Article extraction, stage 3: trimming inside the summary-node.
 
-Joined sibling parts, the standfirst the article left out, and what goes inside it: link
+Joined sibling parts, and what goes inside the article: link
 lists and noise-named blocks with few sentences (Readability's conditional cleaning), link
 lines leading and blocks trailing the article's text on the snippet's path, a flat comment
 section after its heading, ad-slot labels.
@@ -17,8 +17,6 @@ from lxml.html import HtmlElement
 from winnow import article_names as names_mod
 from winnow import econ
 from winnow.article_candidates import (
-    MIN_PROSE_CHARS,
-    MIN_PROSE_PUNC,
     children,
     class_names,
     is_prose,
@@ -32,9 +30,7 @@ from winnow.article_climb import (
     MAX_LINK_DENSITY,
 )
 from winnow.econ import TreeStats
-from winnow.metadata import text_similarity
 from winnow.page import HEADING_TAGS
-from winnow.tree import normalize_space
 
 COMMENTS_HEADING_RE = re.compile(
     r"^(\d+\s+(comments?|responses?|replies|reactions)\b"
@@ -42,15 +38,6 @@ COMMENTS_HEADING_RE = re.compile(
     r"|(leave a (comment|reply)|post a comment|add a comment|join the discussion)\b)", re.I)
 """Headings that open a comment section ("Comments", "12 Responses", "Leave a Reply")."""
 """Class/id words of comment sections: noise for the article even when they are long."""
-
-
-STANDFIRST_TAGS = frozenset({"p", "div"})
-MAX_STANDFIRST_CHARS = 500
-MIN_STANDFIRST_PROSE = 0.5
-MIN_STANDFIRST_SIMILARITY = 0.8
-"""A standfirst is a block of prose (at least this share of its text outside links) of at most
-this length right under the headline that says what the page's description says
-(text_similarity both ways round: neither holds much the other does not)."""
 
 
 TAIL_LINK_DENSITY = 0.5
@@ -138,46 +125,6 @@ def _named_part(stats: TreeStats, summary: int) -> int:
             return summary
         node = parent
     return node
-
-
-def standfirst(stats: TreeStats, title: int | None, summary: int, drop: set[int],
-                description: str | None) -> int | None:
-    """The block right after the title's heading that the article leaves out, when it is the
-    page's own description in a sentence or two: the standfirst a header box holds beside
-    the headline ("Google is finally reintroducing GrandCentral, ..."). None otherwise."""
-    if title is None or not description:
-        return None
-    j = _next_with_text(stats, title)
-    if j is None or econ.is_descendant(stats, summary, j) or _kept(stats, j, summary, drop):
-        return None
-    el = stats.elements[j]
-    text = text_of(stats, j)
-    # The block is often excluded (a noise box holds it), and exclusion zeroes its counts.
-    link_chars = sum(len(normalize_space(a.text_content())) for a in el.iter("a"))
-    prose = len(text) - link_chars
-    return j if (el.tag in STANDFIRST_TAGS and len(text) <= MAX_STANDFIRST_CHARS
-                 and prose >= MIN_PROSE_CHARS and prose >= MIN_STANDFIRST_PROSE * len(text)
-                 and econ.punc_num(text) >= MIN_PROSE_PUNC
-                 and min(text_similarity(text, description),
-                         text_similarity(description, text)) >= MIN_STANDFIRST_SIMILARITY
-                 ) else None
-
-
-def _next_with_text(stats: TreeStats, i: int) -> int | None:
-    """The first later sibling of `i` with any text (even excluded text), or None."""
-    return next((j for j in children(stats, stats.parent[i]) if j > i and text_of(stats, j)),
-                None)
-
-
-def _kept(stats: TreeStats, i: int, summary: int, drop: set[int]) -> bool:
-    """True when `i` is in the article: inside the summary-node, neither excluded nor dropped."""
-    if not summary <= i < stats.end[summary] or stats.excluded[i]:
-        return False
-    while i != summary:
-        if i in drop:
-            return False
-        i = stats.parent[i]
-    return True
 
 
 def ad_labels(stats: TreeStats, summary: int) -> list[int]:

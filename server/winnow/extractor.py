@@ -199,12 +199,11 @@ def _article_beside(page: Page, meta: Metadata, noise: list[HtmlElement],
     the page type says forum, see `router.thread_role`); when the records are neither a
     thread nor comments, ECON runs again on the whole page."""
     found = extract_article(page, PageHints(meta.heading, noise + (thread.elements
-                                                                   if thread else []),
-                                            meta.description), retry)
+                                                                   if thread else [])), retry)
     rendered = _render(found, page, meta)
     role = _thread_role(thread, found, rendered, meta, forum)
     if thread is not None and role == "none":
-        found = extract_article(page, PageHints(meta.heading, noise, meta.description), retry)
+        found = extract_article(page, PageHints(meta.heading, noise), retry)
         rendered = _render(found, page, meta)
     return found, rendered, role
 
