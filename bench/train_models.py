@@ -3,8 +3,8 @@
 
     .venv/bin/pip install -e '.[train]'
     .venv/bin/python bench/train_models.py            # train both models on tune, write JSON
-    .venv/bin/python bench/train_models.py --report   # no training: score the shipped models
-                                                      # on tune and check
+    .venv/bin/python bench/train_models.py --report --write bench/RESULTS.md
+                                    # no training: score the shipped models on tune and check
 
 Training reads only the tune part of every set (`winnow.evaluation.load_cases(split="tune")`):
 
@@ -23,9 +23,10 @@ Training reads only the tune part of every set (`winnow.evaluation.load_cases(sp
 
 Seeds are fixed, so the same extraction gives the same models. Every exported model is
 evaluated by `winnow.treemodel` on the training rows and checked against scikit-learn's own
-predictions before it is written. `--report` prints Spearman's rank correlation between the
-confidence and the real F1, the classifier's accuracy and confusion, and WCXB's word F1 per
-page type, on tune and check (check pages are only ever aggregated).
+predictions before it is written. `--report` prints (and with `--write`, puts in
+bench/RESULTS.md) Spearman's rank correlation between the confidence and the real F1 per set,
+and the classifier's accuracy and confusion on WCXB, on tune and check (check pages are only
+ever aggregated).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from evaluate import _git_state, command_line, publish
 from winnow import evaluation as ev
 from winnow.extractor import extract_page
 from winnow.page import parse_page
@@ -213,15 +215,40 @@ def train_quality() -> None:
 
 # --- the report -----------------------------------------------------------------------------
 
+SECTION = "models"
+"""The section of bench/RESULTS.md that `--report --write` replaces."""
+
+
+def ranks(values: Sequence[float]) -> list[float]:
+    """Ranks from 1, ties given their mean rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out = [0.0] * len(values)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
+            end += 1
+        for k in range(start, end + 1):
+            out[order[k]] = (start + end) / 2 + 1
+        start = end + 1
+    return out
+
+
 def spearman(a: Sequence[float], b: Sequence[float]) -> float:
-    from scipy.stats import spearmanr
+    """Spearman's rank correlation: Pearson's correlation of the ranks (0 when one side is
+    constant)."""
+    ra, rb = ranks(a), ranks(b)
+    ma, mb = statistics.fmean(ra), statistics.fmean(rb)
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
+    var = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
+    return cov / var if var else 0.0
 
-    return float(spearmanr(a, b).statistic)
 
-
-def report_quality(split: str) -> None:
-    """Rank correlation of the confidence with the real F1 on one part, per set and pooled,
-    and how many pages that fail outright (F1 < 0.2) get a confidence under 0.5."""
+def report_quality(split: str) -> list[str]:
+    """Table rows: per set and pooled, the rank correlation of the confidence with the real
+    F1 on one part, and how many pages that fail outright (F1 < 0.2) get a confidence under
+    0.5."""
+    rows: list[str] = []
     pooled_c: list[float] = []
     pooled_f: list[float] = []
     for name in ev.SETS:
@@ -231,36 +258,52 @@ def report_quality(split: str) -> None:
         pooled_c += conf
         pooled_f += f1s
         failed = [c for c, f in zip(conf, f1s, strict=True) if f < 0.2]
-        print(f"  {split} {name:12s} pages {len(results):4d}  mean F1 {statistics.fmean(f1s):.3f}"
-              f"  spearman {spearman(conf, f1s):.3f}  failed {len(failed)}, "
-              f"{sum(c < 0.5 for c in failed)} with confidence < 0.5")
-    print(f"  {split} pooled       pages {len(pooled_f):4d}  spearman "
-          f"{spearman(pooled_c, pooled_f):.3f}")
+        rows.append(f"| {split} | {name} | {len(results)} | {statistics.fmean(f1s):.3f} | "
+                    f"{statistics.fmean(conf):.3f} | {spearman(conf, f1s):.3f} | "
+                    f"{sum(c < 0.5 for c in failed)}/{len(failed)} |")
+    failed = [c for c, f in zip(pooled_c, pooled_f, strict=True) if f < 0.2]
+    rows.append(f"| {split} | **pooled** | {len(pooled_f)} | {statistics.fmean(pooled_f):.3f} | "
+                f"{statistics.fmean(pooled_c):.3f} | **{spearman(pooled_c, pooled_f):.3f}** | "
+                f"{sum(c < 0.5 for c in failed)}/{len(failed)} |")
+    return rows
 
 
-def report_wcxb(split: str) -> None:
-    """WCXB word F1 per page type, the kinds given, and the classifier's accuracy and
-    confusion (rows: truth, columns: predicted)."""
-    scores: dict[str, list[float]] = defaultdict(list)
-    kinds: dict[str, Counter[str]] = defaultdict(Counter)
+def report_pagetype(split: str) -> list[str]:
+    """The classifier's accuracy on WCXB's pages of one part, and its confusion (rows: truth,
+    columns: predicted)."""
     confusion: dict[str, Counter[str]] = defaultdict(Counter)
     for case in ev.load_cases("wcxb", split=split):
-        page = parse_page(case.html, case.url)
-        result = extract_page(page)
-        scores[case.page_type].append(ev.word_f1(case.gold, ev.content_text(result))[2])
-        kinds[case.page_type][result.kind] += 1
-        confusion[WCXB_TYPES[case.page_type]][classify(page).label] += 1
-    every = [f for values in scores.values() for f in values]
-    print(f"  {split} wcxb word F1 all {statistics.fmean(every):.3f} ({len(every)} pages)")
-    for page_type, values in sorted(scores.items()):
-        print(f"    {page_type:14s} {len(values):4d}  {statistics.fmean(values):.3f}  "
-              f"kinds {dict(kinds[page_type])}")
+        confusion[WCXB_TYPES[case.page_type]][classify(parse_page(case.html, case.url)).label] += 1
     right = sum(confusion[t][t] for t in PAGE_TYPES)
     total = sum(sum(row.values()) for row in confusion.values())
-    print(f"  {split} page-type accuracy {right / total:.3f} ({right}/{total})")
-    print("    truth \\ predicted " + " ".join(f"{t[:5]:>5s}" for t in PAGE_TYPES))
+    lines = [f"Page types, {split} ({total} WCXB pages): accuracy {right / total:.3f} "
+             f"({right}/{total}).", "",
+             "| truth \\ predicted | " + " | ".join(PAGE_TYPES) + " |",
+             "|---|" + "---|" * len(PAGE_TYPES)]
     for truth in PAGE_TYPES:
-        print(f"    {truth:18s} " + " ".join(f"{confusion[truth][t]:5d}" for t in PAGE_TYPES))
+        lines.append(f"| {truth} | " + " | ".join(str(confusion[truth][t]) for t in PAGE_TYPES)
+                     + " |")
+    return lines + [""]
+
+
+def report(splits: Sequence[str], command: str) -> str:
+    """The models' section of bench/RESULTS.md."""
+    quality = [row for split in splits for row in report_quality(split)]
+    lines = ["## Quality estimate and page types", "",
+             f"Command: `{command}`  ",
+             f"Date: {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC; "
+             f"{_git_state()}.", "",
+             "`confidence` is the quality model's estimate of the result's F1 (`quality.py`, "
+             "trained on the tune parts only by this script). Per part and set: pages, the "
+             "mean real F1 (WCXB's word F1 on wcxb, the page's shingle F1 elsewhere, of the "
+             "text the benches score), the mean confidence, Spearman's rank correlation of "
+             "confidence and F1, and the pages that fail outright (F1 < 0.2) that get a "
+             "confidence under 0.5.", "",
+             "| part | set | pages | mean F1 | mean confidence | Spearman | failed, "
+             "confidence < 0.5 |", "|---|---|---|---|---|---|---|", *quality, ""]
+    for split in splits:
+        lines += report_pagetype(split)
+    return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -270,6 +313,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--splits", default="tune,check", help="parts to report on")
     parser.add_argument("--models", default="pagetype,quality",
                         help="models to train (the quality model reads the page type's)")
+    parser.add_argument("--write", type=Path,
+                        help="with --report: write/replace the section in this markdown")
     args = parser.parse_args(argv)
     if not args.report:
         if "pagetype" in args.models:
@@ -277,9 +322,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if "quality" in args.models:
             train_quality()
         return 0
-    for split in args.splits.split(","):
-        report_wcxb(split)
-        report_quality(split)
+    text = report(args.splits.split(","), command_line("train_models.py", argv))
+    publish(text, args.write, SECTION)
     return 0
 
 
