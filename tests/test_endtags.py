@@ -44,3 +44,20 @@ def test_replies_nested_on_purpose_stay_nested() -> None:
             "</article></article></body></html>")
     reply = parse_page(html).root.xpath("//article//article")
     assert len(reply) == 1 and reply[0].text_content() == "Reply"
+
+
+def test_a_landmark_that_swallowed_the_page_is_closed_where_its_end_tag_is() -> None:
+    story = "<p>" + "A sentence of the story, with words. " * 20 + "</p>"
+    html = ("<html><body><header><nav><div><a href='/'>Home</a> <a href='/b'>Blog</a>"
+            "</nav></header><main>" + story + "</main></body></html>")
+    page = parse_page(html)
+    nav = page.root.xpath("//nav")
+    assert len(nav) == 1 and nav[0].text_content() == "Home Blog"
+    assert not page.root.xpath("//nav//main")
+
+
+def test_a_landmark_holding_little_of_the_page_is_left_as_parsed() -> None:
+    html = ("<html><body><nav><a href='/'>Home</a></nav><main><div><p>"
+            + "Words of the story. " * 20 + "</p></div></main></body></html>")
+    page = parse_page(html)
+    assert page.root.xpath("//main")[0].getparent().tag == "body"

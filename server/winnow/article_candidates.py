@@ -16,7 +16,7 @@ from lxml.html import HtmlElement
 from winnow import article_names as names_mod
 from winnow import econ
 from winnow.econ import TreeStats
-from winnow.page import is_hidden
+from winnow.page import HEADING_TAGS, is_hidden
 from winnow.tree import normalize_space
 
 HIDING_CLASSES = frozenset({"hidden", "hide", "d-none", "is-hidden", "display-none"})
@@ -80,7 +80,9 @@ LIST_TAGS = frozenset({"ul", "ol"})
 def is_noise_hint(el: HtmlElement, class_hints: bool = True) -> bool:
     """True for hidden elements and for containers whose tag, role, class or id says noise
     (without `class_hints`, of class and id names only those that say comments: a retry
-    that takes a comment list for the article finds other text, not more of it)."""
+    that takes a comment list for the article finds other text, not more of it). A
+    heading is no container: its names name the heading (`et_pb_module_header`,
+    `map-search-header`), not a region of the page, and only a comment name counts."""
     tag = el.tag
     if tag in NEVER_NOISE_TAGS:
         return False
@@ -89,7 +91,7 @@ def is_noise_hint(el: HtmlElement, class_hints: bool = True) -> bool:
     if (el.get("role") or "").lower() in NOISE_ROLES:
         return True
     names = class_names(el)
-    if not class_hints:
+    if not class_hints or tag in HEADING_TAGS:
         return len(names) >= 3 and names_mod.says_comments(names)
     return len(names) >= 3 and _names_say_noise(names)
 

@@ -251,6 +251,7 @@ def link_lists(stats: TreeStats, summary: int, snippet: int,
     among its paragraphs whose items say more than their links is no link list."""
     in_prose = prose_parents(stats, summary) | {stats.parent[snippet]}
     prose_at = sorted(in_prose)
+    own = _path_classes(stats, summary, snippet)
     found = []
     for i in range(summary + 1, stats.end[summary]):
         if stats.excluded[i] or stats.elements[i].tag not in _BLOCKS:
@@ -258,6 +259,8 @@ def link_lists(stats: TreeStats, summary: int, snippet: int,
         if econ.is_descendant(stats, snippet, i):
             continue
         weight = _class_weight(stats.elements[i]) if class_hints else 0
+        if weight < 0 and stats.elements[i].get("class") in own:
+            weight = 0
         if (weight < 0 and stats.content_punc(i) < FEW_SENTENCES
                 and not _holds_prose(stats, i, prose_at)):
             found.append(i)
@@ -269,6 +272,15 @@ def link_lists(stats: TreeStats, summary: int, snippet: int,
               and stats.content_punc(i) < FEW_SENTENCES and stats.content_chars(i) < 250):
             found.append(i)
     return found
+
+
+def _path_classes(stats: TreeStats, summary: int, snippet: int) -> set[str]:
+    """The class attributes on the way from the summary-node down to the snippet: a class
+    the article's own text wears names the page builder's modules (`widget-container`),
+    not a box beside the article, and its negative weight counts nothing against its
+    sibling modules."""
+    return {c for c in (stats.elements[i].get("class") for i in _path(stats, summary, snippet))
+            if c}
 
 
 def _holds_prose(stats: TreeStats, i: int, prose_at: list[int]) -> bool:

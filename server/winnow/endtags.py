@@ -42,6 +42,12 @@ parse (replies nested on purpose show the same, and then closing changes nothing
 SYMPTOM_TAGS = ("article", "section")
 """The elements SYMPTOM_XPATH looks for nested in their own kind."""
 
+LANDMARK_TAGS = ("nav", "header", "footer", "aside")
+MAX_LANDMARK_SHARE = 0.5
+"""A navigation bar, header, footer or aside holding more than this share of the page's text
+swallowed the page: an element opened inside it was left unclosed, and libxml2 ignored the
+landmark's end tag (HTML5 closes everything opened inside it)."""
+
 MAX_QUOTED_CHARS = 10000
 """A quoted attribute value longer than this ends the tag's recognition: it bounds the scan
 an unclosed quote costs (an unrecognised tag is only one not tracked)."""
@@ -61,15 +67,28 @@ only)."""
 
 
 def needs_closing(root: HtmlElement) -> bool:
-    """Whether the parsed page shows sectioning elements nested in their own kind. Most
-    pages hold fewer than two of each, which a tag-filtered walk tells before the XPath
-    query would."""
+    """Whether the parsed page shows sectioning elements nested in their own kind, or a
+    landmark that swallowed the page (`_swallowed_by_landmark`). Most pages hold fewer than
+    two of each sectioning kind, which a tag-filtered walk tells before the XPath query
+    would."""
     seen: set[str] = set()
     for el in root.iter(*SYMPTOM_TAGS):
         if el.tag in seen:
-            return _nested_in_own_kind(root)
+            if _nested_in_own_kind(root):
+                return True
+            break
         seen.add(el.tag)
-    return False
+    return _swallowed_by_landmark(root)
+
+
+def _swallowed_by_landmark(root: HtmlElement) -> bool:
+    """True when a landmark (LANDMARK_TAGS) holds more than MAX_LANDMARK_SHARE of the page's
+    text: no template puts its article inside its menu or its footer."""
+    landmarks = list(root.iter(*LANDMARK_TAGS))
+    if not landmarks:
+        return False
+    total = len(root.text_content())
+    return any(len(el.text_content()) > MAX_LANDMARK_SHARE * total for el in landmarks)
 
 
 def _nested_in_own_kind(root: HtmlElement) -> bool:

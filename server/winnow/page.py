@@ -26,6 +26,7 @@ import lxml.html
 from lxml.html import HtmlElement
 
 from winnow.endtags import close_blocks, needs_closing
+from winnow.streaming import resolve_segments
 
 WN_ID = "data-wn"
 WN_HIDDEN = "data-wn-hidden"
@@ -144,6 +145,7 @@ def parse_page(html: bytes | str, url: str | None = None) -> Page:
     root = _parse_tree(text)
     if needs_closing(root):
         root = _parse_tree(close_blocks(text))
+    resolve_segments(root)
     json_ld = _read_json_ld(root)
     rel_links = _read_rel_links(root)
     _drop_non_content(root)

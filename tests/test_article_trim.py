@@ -1,0 +1,43 @@
+"""Trimming inside the summary-node (article_trim.py): a class the article's own text wears
+weighs nothing against its sibling modules."""
+
+from __future__ import annotations
+
+from winnow import article
+from winnow.page import parse_page
+
+SENTENCE = ("The council met on Tuesday, and it voted on the new budget. Residents were pleased, "
+            "mostly, though some objected to the plan.")
+
+
+def page_of(body: str):  # type: ignore[no-untyped-def]
+    return parse_page(f"<html><body>{body}</body></html>")
+
+
+def widget(inner: str) -> str:
+    """A page builder's module: every module of the article is a `widget-container`."""
+    return f"<div class='widget-container'>{inner}</div>"
+
+
+def test_modules_named_like_the_articles_own_are_not_pruned_for_their_name() -> None:
+    """A list module with one sentence per item has too few marks for a negative-weight
+    block, but its class is the class of the module holding the article's paragraphs."""
+    prose = "".join(f"<p>{SENTENCE} Part {k}.</p>" for k in range(4))
+    items = "".join(f"<li>Pricing tier {k} costs less than the last one</li>" for k in range(4))
+    body = ("<article class='post'>" + widget(prose) + widget(f"<ul>{items}</ul>")
+            + widget(prose.replace("Part", "Closing")) + "</article>")
+    found = article.extract_once(page_of(body))
+    assert found is not None
+    text = found.content.text_content()
+    assert "Pricing tier 3" in text and "Closing 3" in text
+
+
+def test_a_widget_beside_the_article_is_still_pruned() -> None:
+    """The same list in a widget of another class than the article's modules goes."""
+    prose = "".join(f"<p>{SENTENCE} Part {k}.</p>" for k in range(6))
+    items = "".join(f"<li>Pricing tier {k} costs less than the last one</li>" for k in range(4))
+    body = ("<article class='post'><div class='entry-body'>" + prose + "</div>"
+            f"<div class='widget-sidebar-box'><ul>{items}</ul></div></article>")
+    found = article.extract_once(page_of(body))
+    assert found is not None
+    assert "Pricing tier" not in found.content.text_content()
