@@ -37,6 +37,7 @@ from winnow.mibat_records import (
     nesting_depths,
     same_kind_records,
     template_records,
+    with_sibling_lists,
 )
 from winnow.page import HEADING_TAGS, Page, wn_id
 from winnow.postauthors import place_authors
@@ -234,7 +235,8 @@ def find_thread(page: Page, context: PageContext,
         region = template_records(dom, records)
         if region is not None:
             return _thread(dom, region, context, learned=True)
-    tried = [same_kind_records(matcher, dom, main) for main in ranked[:MAX_REGION_TRIES]]
+    tried = [same_kind_records(matcher, dom, with_sibling_lists(dom, main, ranked))
+             for main in ranked[:MAX_REGION_TRIES]]
     tried = [region for region in tried if not is_story_list(dom, region)]
     signings = [_signing(dom, region) for region in tried]
     for level in (NAMED, PLACED):  # signed regions first, names by markup before by place
