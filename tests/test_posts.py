@@ -297,3 +297,38 @@ def test_the_whole_pages_leftovers_open_no_thread() -> None:
     assert result.kind == "thread"
     assert [p.author for p in result.posts] == ["ann", "bob", "cy"] * 2
     assert not any("cookies" in p.text or "the app" in p.text for p in result.posts)
+
+
+def vbulletin(posts: list[tuple[str, str]]) -> str:
+    rows = "".join(
+        f'<div class="postbit"><div class="userinfo"><a class="username" href="/members/{n}">'
+        f'{n}</a></div><div class="postdate"><span class="date">0{i} March 2024, 10:0{i}</span>'
+        f'</div><div class="content"><div class="postbody">{t}</div></div></div>'
+        for i, (n, t) in enumerate(posts, 1))
+    return (f"<html><head><title>Pumps</title></head><body><div class='posts'>{rows}</div>"
+            "</body></html>")
+
+
+QUOTED = "My pond pump died after the storm and the water is already turning green"
+
+
+def test_a_quote_box_that_is_no_blockquote_is_read_as_a_quote() -> None:
+    """vBulletin writes quotes as a `<div>` named for a quote: the reply shows it as a
+    quote, and the thread's text counts the quoted post once."""
+    from winnow.threadtext import posts_text
+    quote = (f'<div class="bbcode_quote"><div class="quote_container">Originally Posted by '
+             f'ann<div class="message">{QUOTED}</div></div></div>')
+    result = winnow.extract(vbulletin([
+        ("ann", QUOTED), ("bob", "Check the fuse in the outdoor socket first."),
+        ("cy", f"{quote}Or buy a new one, they are cheap these days.")]), now=NOW)
+    assert result.kind == "thread" and len(result.posts) == 3
+    assert "<blockquote>" in result.posts[2].html
+    assert posts_text(result.posts).count("turning green") == 1
+
+
+def test_a_quote_button_stays_as_it_is() -> None:
+    button = '<div class="quote-button"><a href="/reply?quote=1">Quote</a></div>'
+    result = winnow.extract(vbulletin([
+        ("ann", QUOTED), ("bob", f"Check the fuse in the outdoor socket first.{button}"),
+        ("cy", "Or buy a new one, they are cheap these days.")]), now=NOW)
+    assert "<blockquote>" not in result.posts[1].html

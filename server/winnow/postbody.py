@@ -302,6 +302,32 @@ def drop_title_line(root: HtmlElement, title: str | None) -> None:
                 parent.text = (parent.text or "") + tail
 
 
+QUOTE_BOX_TAGS = frozenset({"div", "table", "section", "aside", "figure", "fieldset", "dl"})
+"""Elements a forum writes a quote box as when it does not use `<blockquote>`."""
+
+QUOTE_STEM = "quote"
+"""Class or id word (or its start: "quotecontent", "quotebox") of a quote box."""
+
+
+def mark_quotes(root: HtmlElement) -> None:
+    """Turn the quote boxes of a post body that are not `<blockquote>`s (a `<div>` or a
+    `<table>` named for a quote, as vBulletin writes "Originally Posted by" boxes) into
+    `<blockquote>`s, so the reader shows them as quotes and the thread's text can tell a
+    reply's words from the post it quotes. Control bars ("quote" buttons) stay as they are,
+    and so do a box holding the whole body and a box around a `<blockquote>` (the frame of
+    a quote with its citation line, as Discourse writes it)."""
+    whole = len(normalize_space(root.text_content()))
+    boxes = [el for el in root.iter(*QUOTE_BOX_TAGS) if el is not root
+             and any(w.startswith(QUOTE_STEM) for w in class_words(names_of(el)))
+             and not _bar_named(el) and next(el.iter("blockquote"), None) is None
+             and not any(a.tag in ("blockquote", "q") for a in el.iterancestors())]
+    for box in boxes:
+        if any(a in boxes for a in box.iterancestors()):
+            continue
+        if 0 < len(normalize_space(box.text_content())) < whole:
+            box.tag = "blockquote"
+
+
 SIGNATURE_WORDS = frozenset({"signature", "signatures", "sig", "signatur", "signaturecontainer"})
 """Class or id words (whole words of split class names) of a poster's signature box."""
 

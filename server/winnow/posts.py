@@ -50,6 +50,7 @@ from winnow.postbody import (
     drop_trailing_bars,
     is_shown,
     locate_body,
+    mark_quotes,
     node_ranges,
     strip_leading,
     take_signature,
@@ -403,6 +404,7 @@ def _post(reading: _Reading, context: PageContext, line_authors: bool = False) -
     drop_title_line(element, context.title)
     signature = take_signature(element)
     drop_trailing_bars(element)
+    mark_quotes(element)
     rendered = render_article(element, context.base_url)
     author, author_url = author_fields(view, reading.author, context.base_url)
     if author is None and line_authors:
