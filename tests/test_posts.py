@@ -332,3 +332,43 @@ def test_a_quote_button_stays_as_it_is() -> None:
         ("ann", QUOTED), ("bob", f"Check the fuse in the outdoor socket first.{button}"),
         ("cy", "Or buy a new one, they are cheap these days.")]), now=NOW)
     assert "<blockquote>" not in result.posts[1].html
+
+
+def nodebb(posts: list[tuple[str, str, str]]) -> str:
+    """NodeBB's thread: a reply shows the post it answers (`parent`) above its own header."""
+    items = []
+    for i, (name, text, parent) in enumerate(posts, 1):
+        preview = (f'<a href="/user/x">x</a><div class="muted">{parent}</div>'
+                   if parent else "")
+        preview = f'<div class="parent-preview">{preview}</div>'
+        items.append(
+            f'<li class="post">{preview}<div class="post-header"><a class="name" '
+            f'href="/user/{name}">{name}</a> <span class="time">0{i} March 2024, 10:0{i}</span>'
+            f'</div><div class="content"><p>{text}</p></div></li>')
+    return (f"<html><head><title>Pumps</title></head><body><ul class='posts'>{''.join(items)}"
+            "</ul></body></html>")
+
+
+LONG = ("My pond pump died after the storm and the water is already turning green, the fish "
+        "are fine so far but I need a replacement that can run all summer without a break.")
+
+
+def test_a_reply_showing_the_post_it_answers_keeps_its_own_words() -> None:
+    """Parent previews hold more text than the replies: the bodies read there repeat an
+    earlier post, and those records are read again without them."""
+    result = winnow.extract(nodebb([
+        ("ann", LONG, ""), ("bob", "Check the fuse first.", LONG),
+        ("cy", "Or buy a new one, they are cheap these days.", LONG),
+        ("dee", "Mine runs since 2019 without trouble.", "")]), now=NOW)
+    assert result.kind == "thread"
+    assert [p.text[:12] for p in result.posts] == [
+        "My pond pump", "Check the fu", "Or buy a new", "Mine runs si"]
+    assert [p.author for p in result.posts] == ["ann", "bob", "cy", "dee"]
+
+
+def test_a_reply_quoting_a_whole_post_is_no_copy() -> None:
+    quote = f"<blockquote>{LONG}</blockquote>"
+    result = winnow.extract(nodebb([
+        ("ann", LONG, ""), ("bob", f"{quote}+1", ""),
+        ("cy", "Or buy a new one, they are cheap these days.", "")]), now=NOW)
+    assert "+1" in result.posts[1].text and "storm" in result.posts[1].text

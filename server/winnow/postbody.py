@@ -302,6 +302,68 @@ def drop_title_line(root: HtmlElement, title: str | None) -> None:
                 parent.text = (parent.text or "") + tail
 
 
+MIN_COPY_CHARS = 80
+"""Text a body needs for its repetition in a later record to count as a copy (two short
+replies may well say the same)."""
+
+COPY_SHARE = 0.9
+"""Share of a body an earlier body found in it word for word must cover for the body to be
+a copy of it (a reply adds words of its own to a quote)."""
+
+
+def copied_bodies(dom: RecordView, bodies: Sequence[Body]) -> list[int]:
+    """Indices of the bodies that are part of an earlier body, or an earlier body with a
+    line more (the copy's author link): a reply that shows the post it answers above its
+    own words (a parent preview, a quote) had its body read in that copy, which holds more
+    text than the reply. Quotes inside a body do not count: a reply may quote a whole
+    post."""
+    texts = [_unquoted_text(dom, body) for body in bodies]
+    return [n for n, text in enumerate(texts) if len(text) >= MIN_COPY_CHARS
+            and any(_copy_of(text, earlier) for earlier in texts[:n])]
+
+
+def _copy_of(text: str, earlier: str) -> bool:
+    """True when `text` is part of `earlier`, or `earlier` with a line more."""
+    return text in earlier or (len(earlier) >= COPY_SHARE * len(text) and earlier in text)
+
+
+def _unquoted_text(dom: RecordView, body: Body) -> str:
+    """A body's text without the quotes inside it (`<blockquote>`s and boxes named for a
+    quote); a body read in a quote is that quote's text."""
+    parts = []
+    for v in body.nodes():
+        el = dom.elements[v]
+        parts.append(el.text_content() if _is_quote(el) else "".join(_texts_outside_quotes(el)))
+    return normalize_space(" ".join(parts))
+
+
+def _texts_outside_quotes(el: HtmlElement) -> list[str]:
+    """The text of el and its descendants outside quotes (el's own tail left out)."""
+    texts = [el.text or ""]
+    for child in el:
+        if isinstance(child.tag, str) and not _is_quote(child):
+            texts += _texts_outside_quotes(child)
+        texts.append(child.tail or "")
+    return texts
+
+
+def _is_quote(el: HtmlElement) -> bool:
+    return el.tag in ("blockquote", "q") or (el.tag in QUOTE_BOX_TAGS and any(
+        w.startswith(QUOTE_STEM) for w in class_words(names_of(el))) and not _bar_named(el))
+
+
+def copy_box(dom: RecordView, v: int, record: Sequence[int]) -> int:
+    """The outermost box below the record's root around node v that holds little besides
+    v's text (the copied post's author and date line at most): the whole preview of a
+    copied post."""
+    while v not in record:
+        parent = dom.tree.parents[v]
+        if parent in record or dom.text_len[parent] > dom.text_len[v] + MAX_DATE_LINE_CHARS:
+            break
+        v = parent
+    return v
+
+
 QUOTE_BOX_TAGS = frozenset({"div", "table", "section", "aside", "figure", "fieldset", "dl"})
 """Elements a forum writes a quote box as when it does not use `<blockquote>`."""
 

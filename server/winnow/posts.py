@@ -45,6 +45,8 @@ from winnow.postbody import (
     MAX_BAR_CHARS,
     Body,
     body_element,
+    copied_bodies,
+    copy_box,
     cut_body,
     drop_title_line,
     drop_trailing_bars,
@@ -342,6 +344,7 @@ def region_posts(dom: DomTree, region: Region, context: PageContext,
                 for view, record, pivots, author in zip(
                     views, region.records, region.pivots, record_authors(views, region.records),
                     strict=True)]
+    _reread_copies(readings, context, line_authors)
     _agree_on_body(readings, context.title)
     posts = []
     for n, reading in enumerate(readings):
@@ -393,6 +396,21 @@ def _read_record(view: RecordView, record: Sequence[int], pivots: Sequence[int],
     body = trim_title(view, locate_body(view, record, landmarks, context.title),
                        context.title)
     return _Reading(view, record, pivots, author_v, body)
+
+
+def _reread_copies(readings: list[_Reading], context: PageContext, line_authors: bool) -> None:
+    """Read again, without the copy, a record whose body copies an earlier one (a preview)."""
+    copies = copied_bodies(readings[0].view, [r.body for r in readings]) if readings else []
+    for n in copies:
+        old = readings[n]
+        boxes = frozenset(copy_box(old.view, v, old.record) for v in old.body.nodes())
+        view = RecordView(old.view.dom, old.view.nested | boxes, old.record)
+        author = find_author(view, old.record)
+        if author is None and old.author is not None and not view.in_nested(old.author):
+            author = old.author
+        again = _read_record(view, old.record, old.pivots, context, author, line_authors)
+        if any(view.text_len[v] for v in again.body.nodes()):
+            readings[n] = again
 
 
 def _post(reading: _Reading, context: PageContext, line_authors: bool = False) -> Post:
