@@ -372,3 +372,21 @@ def test_a_reply_quoting_a_whole_post_is_no_copy() -> None:
         ("ann", LONG, ""), ("bob", f"{quote}+1", ""),
         ("cy", "Or buy a new one, they are cheap these days.", "")]), now=NOW)
     assert "+1" in result.posts[1].text and "storm" in result.posts[1].text
+
+
+def test_a_name_linked_in_a_paragraph_is_a_mention_not_the_author() -> None:
+    """A mention ("@ann") in a post's paragraph is a profile link named for a user, but a
+    paragraph is writing: the author is the name in the post's header."""
+    def item(i: int, name: str, text: str) -> str:
+        return (f'<li class="post"><div class="head"><a href="/u/{name}">{name}</a> '
+                f'<span class="time">0{i} March 2024, 10:0{i}</span></div>'
+                f'<div class="content"><p>{text}</p></div></li>')
+    mention = ('Thanks <a class="user-mention" href="/user/ann">@ann</a>, that helped a lot: '
+               + LONG)
+    page = ("<html><head><title>Pumps</title></head><body><ul class='posts'>"
+            + item(1, "ann", LONG) + item(2, "bob", mention)
+            + item(3, "cy", "Or buy a new one, they are cheap these days.")
+            + "</ul></body></html>")
+    result = winnow.extract(page, now=NOW)
+    assert [p.author for p in result.posts] == ["ann", "bob", "cy"]
+
