@@ -390,3 +390,36 @@ def test_a_name_linked_in_a_paragraph_is_a_mention_not_the_author() -> None:
     result = winnow.extract(page, now=NOW)
     assert [p.author for p in result.posts] == ["ann", "bob", "cy"]
 
+
+def closing(footer: str) -> str:
+    """A thread whose posts end with `footer` after their content (and an empty box)."""
+    def item(i: int, name: str, text: str) -> str:
+        return (f'<article class="message"><div class="user"><a class="username" '
+                f'href="/members/{name}">{name}</a></div><div class="main"><time datetime='
+                f'"2024-03-0{i}T10:00:00Z">0{i} March 2024</time><div class="content"><p>{text}'
+                f'</p></div>{footer}<div class="history"></div></div></article>')
+    return ("<html><head><title>Pumps</title></head><body><div class='posts'>"
+            + item(1, "ann", LONG) + item(2, "bob", "Check the fuse in the socket first.")
+            + item(3, "cy", "Or buy a new one, they are cheap these days.")
+            + "</div></body></html>")
+
+
+def test_a_reactions_bar_closing_a_post_is_no_text_of_it() -> None:
+    """XenForo's footer: a reply link and the names of those who reacted, longer than a
+    bar's text but mostly links; an empty box after it hides it from no one."""
+    footer = ('<footer class="message-footer"><a class="actionBar-action" href="/r">Reply'
+              '</a><div class="reactionsBar">Reactions: <a href="/p/1/reactions">ann, bob, '
+              'Clix Pix and 19 others</a></div></footer>')
+    result = winnow.extract(closing(footer), now=NOW)
+    assert [p.text.split("\n")[-1] for p in result.posts] == [
+        LONG, "Check the fuse in the socket first.",
+        "Or buy a new one, they are cheap these days."]
+
+
+def test_a_like_icon_closes_a_post_and_a_picture_does_not() -> None:
+    footer = ('<div class="reactions"><img src="/r/like.png" alt="Like"> 2</div>')
+    result = winnow.extract(closing(footer), now=NOW)
+    assert all("Like" not in p.html for p in result.posts)
+    picture = '<div class="like-box"><img src="/u/pump.jpg" alt="pump.jpg"> 2</div>'
+    result = winnow.extract(closing(picture), now=NOW)
+    assert all("pump.jpg" in p.html for p in result.posts)

@@ -47,7 +47,7 @@ BAR_HINT_RE = re.compile(
 """Class and id words of a post's control bars and menus."""
 
 TRAILING_BAR_RE = re.compile(
-    r"reply|edit|like|favou?rite|rating|vote|karma|permalink|footer|signature", re.I)
+    r"reply|edit|like|favou?rite|rating|vote|karma|reaction|permalink|footer|signature", re.I)
 """Class words of the bars below a post (more are bars at its end than at its start)."""
 
 MEDIA_TAGS = ("img", "picture", "video", "audio", "iframe", "embed", "object")
@@ -55,6 +55,13 @@ MEDIA_TAGS = ("img", "picture", "video", "audio", "iframe", "embed", "object")
 
 MAX_BAR_CHARS = 40
 """Text of a control bar ahead of a post's body at most ("Report", "Quote · Reply")."""
+
+MAX_LINKED_BAR_CHARS = 80
+"""Text of a bar closing a post at most when most of it is links (the names of those who
+reacted to the post)."""
+
+MAX_ICON_ALT_CHARS = 20
+"""Alternative text of an icon at most ("Like", a user's name on an avatar)."""
 
 HEADER_SHARE = 0.5
 """A child holding a landmark (pivot, author) and more than this share of the record's text
@@ -410,17 +417,43 @@ def take_signature(root: HtmlElement) -> HtmlElement | None:
 
 
 def drop_trailing_bars(root: HtmlElement) -> None:
-    """Remove the control bars that close a post (reply, edit, vote, like lines)."""
+    """Remove the control bars that close a post (reply, edit, vote, like lines, reaction
+    lists) and the empty boxes after them."""
     while len(root) > 1:
         last = root[-1]
         if not isinstance(last.tag, str) or (last.tail or "").strip():
             return
-        names = " ".join(names_of(el) for el in last.iter() if isinstance(el.tag, str))
-        text = normalize_space("".join(last.itertext()))
-        if not (TRAILING_BAR_RE.search(names) or BAR_HINT_RE.search(names)) \
-                or len(text) > MAX_BAR_CHARS or next(last.iter(*MEDIA_TAGS), None) is not None:
+        if not _is_blank(last) and not _is_trailing_bar(last):
             return
         root.remove(last)
+
+
+def _is_blank(el: HtmlElement) -> bool:
+    """An element that shows nothing: no text, no picture."""
+    return not normalize_space(el.text_content()) and next(el.iter(*MEDIA_TAGS), None) is None
+
+
+def _is_trailing_bar(el: HtmlElement) -> bool:
+    """A bar that closes a post: named as one, with a short text (or a longer one that is
+    mostly links: "Reactions: ann, bob and 3 others"), and no pictures but icons."""
+    names = " ".join(names_of(e) for e in el.iter() if isinstance(e.tag, str))
+    if not (TRAILING_BAR_RE.search(names) or BAR_HINT_RE.search(names)):
+        return False
+    if any(not _is_icon(m) for m in el.iter(*MEDIA_TAGS)):
+        return False
+    text = len(normalize_space("".join(el.itertext())))
+    if text <= MAX_BAR_CHARS:
+        return True
+    links = sum(len(normalize_space(a.text_content())) for a in el.iter("a"))
+    return text <= MAX_LINKED_BAR_CHARS and 2 * links >= text
+
+
+def _is_icon(media: HtmlElement) -> bool:
+    """An image that labels a control (a reaction's "Like" picture, a user's avatar): an
+    `<img>` with a short alternative text; a post's own pictures are files, named so or
+    not at all."""
+    alt = (media.get("alt") or "").strip()
+    return media.tag == "img" and 0 < len(alt) <= MAX_ICON_ALT_CHARS and "." not in alt
 
 
 def _is_block_line(line: HtmlElement) -> bool:
