@@ -423,3 +423,23 @@ def test_a_like_icon_closes_a_post_and_a_picture_does_not() -> None:
     picture = '<div class="like-box"><img src="/u/pump.jpg" alt="pump.jpg"> 2</div>'
     result = winnow.extract(closing(picture), now=NOW)
     assert all("pump.jpg" in p.html for p in result.posts)
+
+
+def test_a_closing_bar_inside_the_bodys_wrapper_goes_too() -> None:
+    """XenForo wraps the content and its footer in one box: the bar is looked for inside
+    wrappers that hold no text of their own."""
+    def item(i: int, name: str, text: str) -> str:
+        return (f'<article class="message"><div class="cell-user"><a class="username" '
+                f'href="/members/{name}">{name}</a><time datetime="2024-03-0{i}T10:00:00Z">'
+                f'0{i} March 2024</time></div><div class="cell-main"><div class="main">'
+                f'<div class="content"><p>{text}</p></div><footer class="message-footer">'
+                f'<a href="/share">Share</a> <a href="/r">Reply</a></footer></div></div>'
+                '</article>')
+    page = ("<html><head><title>Pumps</title></head><body><div class='posts'>"
+            + item(1, "ann", LONG) + item(2, "bob", "Check the fuse in the socket first.")
+            + item(3, "cy", "Or buy a new one, they are cheap these days.")
+            + "</div></body></html>")
+    result = winnow.extract(page, now=NOW)
+    assert [p.text for p in result.posts] == [
+        LONG, "Check the fuse in the socket first.",
+        "Or buy a new one, they are cheap these days."]

@@ -418,7 +418,11 @@ def take_signature(root: HtmlElement) -> HtmlElement | None:
 
 def drop_trailing_bars(root: HtmlElement) -> None:
     """Remove the control bars that close a post (reply, edit, vote, like lines, reaction
-    lists) and the empty boxes after them."""
+    lists) and the empty boxes after them, inside the wrappers of the whole body (an
+    element with one child and no text of its own)."""
+    while len(root) == 1 and isinstance(root[0].tag, str) and not (root.text or "").strip() \
+            and not (root[0].tail or "").strip() and not (root[0].text or "").strip():
+        root = root[0]
     while len(root) > 1:
         last = root[-1]
         if not isinstance(last.tag, str) or (last.tail or "").strip():
