@@ -443,3 +443,18 @@ def test_a_closing_bar_inside_the_bodys_wrapper_goes_too() -> None:
     assert [p.text for p in result.posts] == [
         LONG, "Check the fuse in the socket first.",
         "Or buy a new one, they are cheap these days."]
+
+
+def test_a_link_preview_card_is_no_text_of_the_post() -> None:
+    """Discourse's onebox shows the linked page's title and summary, fetched from that
+    site; an inline link named so is the poster's words."""
+    card = ('<aside class="onebox allowlistedgeneric"><header><a href="https://news.example/">'
+            'news.example</a></header><article class="onebox-body"><h3>Easy News</h3><p>Read '
+            'the news every day in easy words, with audio and a dictionary.</p></article>'
+            '</aside>')
+    inline = '<a class="inline-onebox" href="https://pumps.example/">Pump Guide</a>'
+    result = winnow.extract(vbulletin([
+        ("ann", QUOTED), ("bob", f"<p>Try this site:</p>{card}<p>It helped me.</p>"),
+        ("cy", f"Or read the {inline} first.")]), now=NOW)
+    assert result.posts[1].text == "Try this site:\n\nIt helped me."
+    assert result.posts[2].text == "Or read the Pump Guide first."

@@ -371,6 +371,33 @@ def copy_box(dom: RecordView, v: int, record: Sequence[int]) -> int:
     return v
 
 
+CARD_TAGS = frozenset({"div", "aside", "article", "section", "figure", "table"})
+"""Elements a link preview card is made of (an inline link named so is the poster's)."""
+
+CARD_WORDS = frozenset({"onebox", "unfurl"})
+"""Class words of a link preview card (Discourse's onebox, XenForo's unfurl)."""
+
+
+def tidy_body(root: HtmlElement) -> None:
+    """A post body's copy made ready to render: without its closing bars
+    (`drop_trailing_bars`) and link preview cards (`drop_link_cards`), its quote boxes read
+    as quotes (`mark_quotes`)."""
+    drop_trailing_bars(root)
+    drop_link_cards(root)
+    mark_quotes(root)
+
+
+def drop_link_cards(root: HtmlElement) -> None:
+    """Remove the link preview cards of a post: boxes named for a card (a onebox, an
+    unfurl) that show the linked page's title, summary and picture, fetched from the other
+    site, not written by the poster. The link itself stays where the poster wrote it."""
+    cards = [el for el in root.iter(*CARD_TAGS) if el is not root
+             and CARD_WORDS.intersection(class_words(names_of(el)))]
+    for card in cards:
+        if not any(a in cards for a in card.iterancestors()):
+            card.drop_tree()
+
+
 QUOTE_BOX_TAGS = frozenset({"div", "table", "section", "aside", "figure", "fieldset", "dl"})
 """Elements a forum writes a quote box as when it does not use `<blockquote>`."""
 

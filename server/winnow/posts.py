@@ -49,13 +49,12 @@ from winnow.postbody import (
     copy_box,
     cut_body,
     drop_title_line,
-    drop_trailing_bars,
     is_shown,
     locate_body,
-    mark_quotes,
     node_ranges,
     strip_leading,
     take_signature,
+    tidy_body,
     title_lines,
     trim_title,
 )
@@ -421,8 +420,7 @@ def _post(reading: _Reading, context: PageContext, line_authors: bool = False) -
     element = body_element(view, body)
     drop_title_line(element, context.title)
     signature = take_signature(element)
-    drop_trailing_bars(element)
-    mark_quotes(element)
+    tidy_body(element)
     rendered = render_article(element, context.base_url)
     author, author_url = author_fields(view, reading.author, context.base_url)
     if author is None and line_authors:
