@@ -154,3 +154,41 @@ def test_a_file_in_a_users_folder_is_no_member_link() -> None:
     song = fragment_fromstring("<a href='https://dl.example/u/27966975/06%20Landline.mp3'>x</a>")
     assert _member_link(profile)
     assert not _member_link(song)
+
+
+EDITED = ('<div class="post"><div class="meta"><a href="/members/{name}">{name}</a>'
+          '<span class="dates"><span class="date">{date}</span><span class="edit" hidden>'
+          'Modified 9 May 2012</span></span></div><div class="body"><p>{text}</p></div></div>')
+
+
+def edited(name: str, day: int, text: str) -> str:
+    return EDITED.format(name=name, date=f"{day} March 2012 14:05", text=text)
+
+
+def test_posts_whose_date_markup_varies_are_one_list() -> None:
+    """Edited posts wrap their date in a box of its own: MiBAT finds two anchor lists under
+    one parent, interleaved, and the thread is both."""
+    from winnow.mibat import ranked_regions
+    from winnow.mibat_records import with_sibling_lists
+    dom = dom_of("<div class='thread'>" + post("ann", 1, "First post of the thread here.")
+                 + edited("bob", 2, "An edited reply, its date in a box.")
+                 + post("cy", 3, "A plain reply to both of them.")
+                 + edited("dee", 4, "Another edited reply to the thread.")
+                 + post("eve", 5, "The last plain reply on the page.") + "</div>")
+    ranked = ranked_regions(dom, mine_regions(dom))
+    assert len(ranked) == 2 and len(ranked[0].records) + len(ranked[1].records) == 5
+    merged = with_sibling_lists(dom, ranked[0], ranked)
+    assert [dom.elements[r[0]].text_content()[:2] for r in merged.records] == \
+        ["an", "bo", "cy", "de", "ev"]
+
+
+def test_a_list_after_the_thread_under_another_parent_stays_apart() -> None:
+    from winnow.mibat import ranked_regions
+    from winnow.mibat_records import with_sibling_lists
+    dom = dom_of("<div class='thread'>" + post("ann", 1, "First post of the thread here.")
+                 + post("cy", 3, "A plain reply to both of them.") + "</div><div class='x'>"
+                 + edited("bob", 2, "Another thread's teaser.")
+                 + edited("dee", 4, "Yet another thread's teaser.") + "</div>")
+    ranked = ranked_regions(dom, mine_regions(dom))
+    main = next(r for r in ranked if dom.elements[r.records[0][0]].text_content()[:3] == "ann")
+    assert with_sibling_lists(dom, main, ranked) is main

@@ -297,3 +297,164 @@ def test_the_whole_pages_leftovers_open_no_thread() -> None:
     assert result.kind == "thread"
     assert [p.author for p in result.posts] == ["ann", "bob", "cy"] * 2
     assert not any("cookies" in p.text or "the app" in p.text for p in result.posts)
+
+
+def vbulletin(posts: list[tuple[str, str]]) -> str:
+    rows = "".join(
+        f'<div class="postbit"><div class="userinfo"><a class="username" href="/members/{n}">'
+        f'{n}</a></div><div class="postdate"><span class="date">0{i} March 2024, 10:0{i}</span>'
+        f'</div><div class="content"><div class="postbody">{t}</div></div></div>'
+        for i, (n, t) in enumerate(posts, 1))
+    return (f"<html><head><title>Pumps</title></head><body><div class='posts'>{rows}</div>"
+            "</body></html>")
+
+
+QUOTED = "My pond pump died after the storm and the water is already turning green"
+
+
+def test_a_quote_box_that_is_no_blockquote_is_read_as_a_quote() -> None:
+    """vBulletin writes quotes as a `<div>` named for a quote: the reply shows it as a
+    quote, and the thread's text counts the quoted post once."""
+    from winnow.threadtext import posts_text
+    quote = (f'<div class="bbcode_quote"><div class="quote_container">Originally Posted by '
+             f'ann<div class="message">{QUOTED}</div></div></div>')
+    result = winnow.extract(vbulletin([
+        ("ann", QUOTED), ("bob", "Check the fuse in the outdoor socket first."),
+        ("cy", f"{quote}Or buy a new one, they are cheap these days.")]), now=NOW)
+    assert result.kind == "thread" and len(result.posts) == 3
+    assert "<blockquote>" in result.posts[2].html
+    assert posts_text(result.posts).count("turning green") == 1
+
+
+def test_a_quote_button_stays_as_it_is() -> None:
+    button = '<div class="quote-button"><a href="/reply?quote=1">Quote</a></div>'
+    result = winnow.extract(vbulletin([
+        ("ann", QUOTED), ("bob", f"Check the fuse in the outdoor socket first.{button}"),
+        ("cy", "Or buy a new one, they are cheap these days.")]), now=NOW)
+    assert "<blockquote>" not in result.posts[1].html
+
+
+def nodebb(posts: list[tuple[str, str, str]]) -> str:
+    """NodeBB's thread: a reply shows the post it answers (`parent`) above its own header."""
+    items = []
+    for i, (name, text, parent) in enumerate(posts, 1):
+        preview = (f'<a href="/user/x">x</a><div class="muted">{parent}</div>'
+                   if parent else "")
+        preview = f'<div class="parent-preview">{preview}</div>'
+        items.append(
+            f'<li class="post">{preview}<div class="post-header"><a class="name" '
+            f'href="/user/{name}">{name}</a> <span class="time">0{i} March 2024, 10:0{i}</span>'
+            f'</div><div class="content"><p>{text}</p></div></li>')
+    return (f"<html><head><title>Pumps</title></head><body><ul class='posts'>{''.join(items)}"
+            "</ul></body></html>")
+
+
+LONG = ("My pond pump died after the storm and the water is already turning green, the fish "
+        "are fine so far but I need a replacement that can run all summer without a break.")
+
+
+def test_a_reply_showing_the_post_it_answers_keeps_its_own_words() -> None:
+    """Parent previews hold more text than the replies: the bodies read there repeat an
+    earlier post, and those records are read again without them."""
+    result = winnow.extract(nodebb([
+        ("ann", LONG, ""), ("bob", "Check the fuse first.", LONG),
+        ("cy", "Or buy a new one, they are cheap these days.", LONG),
+        ("dee", "Mine runs since 2019 without trouble.", "")]), now=NOW)
+    assert result.kind == "thread"
+    assert [p.text[:12] for p in result.posts] == [
+        "My pond pump", "Check the fu", "Or buy a new", "Mine runs si"]
+    assert [p.author for p in result.posts] == ["ann", "bob", "cy", "dee"]
+
+
+def test_a_reply_quoting_a_whole_post_is_no_copy() -> None:
+    quote = f"<blockquote>{LONG}</blockquote>"
+    result = winnow.extract(nodebb([
+        ("ann", LONG, ""), ("bob", f"{quote}+1", ""),
+        ("cy", "Or buy a new one, they are cheap these days.", "")]), now=NOW)
+    assert "+1" in result.posts[1].text and "storm" in result.posts[1].text
+
+
+def test_a_name_linked_in_a_paragraph_is_a_mention_not_the_author() -> None:
+    """A mention ("@ann") in a post's paragraph is a profile link named for a user, but a
+    paragraph is writing: the author is the name in the post's header."""
+    def item(i: int, name: str, text: str) -> str:
+        return (f'<li class="post"><div class="head"><a href="/u/{name}">{name}</a> '
+                f'<span class="time">0{i} March 2024, 10:0{i}</span></div>'
+                f'<div class="content"><p>{text}</p></div></li>')
+    mention = ('Thanks <a class="user-mention" href="/user/ann">@ann</a>, that helped a lot: '
+               + LONG)
+    page = ("<html><head><title>Pumps</title></head><body><ul class='posts'>"
+            + item(1, "ann", LONG) + item(2, "bob", mention)
+            + item(3, "cy", "Or buy a new one, they are cheap these days.")
+            + "</ul></body></html>")
+    result = winnow.extract(page, now=NOW)
+    assert [p.author for p in result.posts] == ["ann", "bob", "cy"]
+
+
+def closing(footer: str) -> str:
+    """A thread whose posts end with `footer` after their content (and an empty box)."""
+    def item(i: int, name: str, text: str) -> str:
+        return (f'<article class="message"><div class="user"><a class="username" '
+                f'href="/members/{name}">{name}</a></div><div class="main"><time datetime='
+                f'"2024-03-0{i}T10:00:00Z">0{i} March 2024</time><div class="content"><p>{text}'
+                f'</p></div>{footer}<div class="history"></div></div></article>')
+    return ("<html><head><title>Pumps</title></head><body><div class='posts'>"
+            + item(1, "ann", LONG) + item(2, "bob", "Check the fuse in the socket first.")
+            + item(3, "cy", "Or buy a new one, they are cheap these days.")
+            + "</div></body></html>")
+
+
+def test_a_reactions_bar_closing_a_post_is_no_text_of_it() -> None:
+    """XenForo's footer: a reply link and the names of those who reacted, longer than a
+    bar's text but mostly links; an empty box after it hides it from no one."""
+    footer = ('<footer class="message-footer"><a class="actionBar-action" href="/r">Reply'
+              '</a><div class="reactionsBar">Reactions: <a href="/p/1/reactions">ann, bob, '
+              'Clix Pix and 19 others</a></div></footer>')
+    result = winnow.extract(closing(footer), now=NOW)
+    assert [p.text.split("\n")[-1] for p in result.posts] == [
+        LONG, "Check the fuse in the socket first.",
+        "Or buy a new one, they are cheap these days."]
+
+
+def test_a_like_icon_closes_a_post_and_a_picture_does_not() -> None:
+    footer = ('<div class="reactions"><img src="/r/like.png" alt="Like"> 2</div>')
+    result = winnow.extract(closing(footer), now=NOW)
+    assert all("Like" not in p.html for p in result.posts)
+    picture = '<div class="like-box"><img src="/u/pump.jpg" alt="pump.jpg"> 2</div>'
+    result = winnow.extract(closing(picture), now=NOW)
+    assert all("pump.jpg" in p.html for p in result.posts)
+
+
+def test_a_closing_bar_inside_the_bodys_wrapper_goes_too() -> None:
+    """XenForo wraps the content and its footer in one box: the bar is looked for inside
+    wrappers that hold no text of their own."""
+    def item(i: int, name: str, text: str) -> str:
+        return (f'<article class="message"><div class="cell-user"><a class="username" '
+                f'href="/members/{name}">{name}</a><time datetime="2024-03-0{i}T10:00:00Z">'
+                f'0{i} March 2024</time></div><div class="cell-main"><div class="main">'
+                f'<div class="content"><p>{text}</p></div><footer class="message-footer">'
+                f'<a href="/share">Share</a> <a href="/r">Reply</a></footer></div></div>'
+                '</article>')
+    page = ("<html><head><title>Pumps</title></head><body><div class='posts'>"
+            + item(1, "ann", LONG) + item(2, "bob", "Check the fuse in the socket first.")
+            + item(3, "cy", "Or buy a new one, they are cheap these days.")
+            + "</div></body></html>")
+    result = winnow.extract(page, now=NOW)
+    assert [p.text for p in result.posts] == [
+        LONG, "Check the fuse in the socket first.",
+        "Or buy a new one, they are cheap these days."]
+
+
+def test_a_link_preview_card_is_no_text_of_the_post() -> None:
+    """Discourse's onebox shows the linked page's title and summary, fetched from that
+    site; an inline link named so is the poster's words."""
+    card = ('<aside class="onebox allowlistedgeneric"><header><a href="https://news.example/">'
+            'news.example</a></header><article class="onebox-body"><h3>Easy News</h3><p>Read '
+            'the news every day in easy words, with audio and a dictionary.</p></article>'
+            '</aside>')
+    inline = '<a class="inline-onebox" href="https://pumps.example/">Pump Guide</a>'
+    result = winnow.extract(vbulletin([
+        ("ann", QUOTED), ("bob", f"<p>Try this site:</p>{card}<p>It helped me.</p>"),
+        ("cy", f"Or read the {inline} first.")]), now=NOW)
+    assert result.posts[1].text == "Try this site:\n\nIt helped me."
+    assert result.posts[2].text == "Or read the Pump Guide first."

@@ -60,6 +60,68 @@ COMMENT_NAME_RE = re.compile(r"comment", re.I)
 # --- records of the main region's kind elsewhere (not in the paper) --------------------------
 
 
+def with_sibling_lists(dom: DomTree, main: Region, regions: Sequence[Region]) -> Region:
+    """The main region merged with the other record lists under its parent that interleave
+    with it (a record of one lies between two records of the other) or, with anchor trees
+    of its anchors' tag, follow on from it (no dated sibling between the two): one thread
+    whose date markup varies (an edited post's date in a span of its own, a reply followed
+    by its nested replies) falls into several anchor lists, each holding part of the posts.
+    A record of the main region holding a whole record of another list is split at its
+    anchor tree (the boundary joined two posts); another list's record overlapping the main
+    region's keeps the siblings outside it when its anchor tree is among them."""
+    tags = dom.tree.tags
+    others = [other for other in regions if other is not main and other.parent == main.parent
+              and (_interleave(main, other) or (tags[other.anchors[0]] == tags[main.anchors[0]]
+                                                and _follow_on(dom, main, other)))]
+    if not others:
+        return main
+    foreign = [(r, a, p) for other in others
+               for r, a, p in zip(other.records, other.anchors, other.pivots, strict=True)]
+    merged: list[tuple[list[int], int, tuple[int, ...]]] = []
+    for record, anchor, pivots in zip(main.records, main.anchors, main.pivots, strict=True):
+        merged += _split(record, {anchor: pivots, **{a: p for r, a, p in foreign
+                                                    if a != anchor and set(r) <= set(record)}})
+    for other in others:
+        nodes = {v for record, _, _ in merged for v in record}
+        for record, anchor, pivots in zip(other.records, other.anchors, other.pivots,
+                                          strict=True):
+            own = [v for v in record if v not in nodes]
+            if anchor in own:
+                merged.append((own, anchor, pivots))
+    merged.sort(key=lambda item: item[0][0])
+    return Region(main.parent, [r for r, _, _ in merged], [a for _, a, _ in merged],
+                  [p for _, _, p in merged], main.score)
+
+
+def _split(record: list[int], anchors: dict[int, tuple[int, ...]]
+           ) -> list[tuple[list[int], int, tuple[int, ...]]]:
+    """A record cut before each of its anchor trees but the first (siblings before the first
+    anchor stay with it)."""
+    starts = sorted(anchors)
+    cuts = [0, *(record.index(a) for a in starts[1:]), len(record)]
+    return [(record[cuts[n]:cuts[n + 1]], a, anchors[a]) for n, a in enumerate(starts)]
+
+
+def _interleave(a: Region, b: Region) -> bool:
+    """True when a record of one region starts between the first and last records of the
+    other (both lists under one parent)."""
+    def inside(outer: Region, inner: Region) -> bool:
+        first, last = outer.records[0][0], outer.records[-1][0]
+        return any(first < record[0] < last for record in inner.records)
+
+    return inside(a, b) or inside(b, a)
+
+
+def _follow_on(dom: DomTree, a: Region, b: Region) -> bool:
+    """True when one region's records start after the other's end with no sibling holding
+    a date between them (both lists under one parent)."""
+    first, second = (a, b) if a.records[0][0] < b.records[0][0] else (b, a)
+    end, start = first.records[-1][-1], second.records[0][0]
+    kids = dom.tree.children[a.parent]
+    between = kids[kids.index(end) + 1:kids.index(start)] if end < start else None
+    return between is not None and not any(dom.cands_below[v] for v in between)
+
+
 def same_kind_records(matcher: TreeMatcher, dom: DomTree, main: Region) -> Region:
     """The main region plus every subtree elsewhere on the page that is a record of its kind:
     its anchor tree matches the main region's first anchor tree by PS at one of the main

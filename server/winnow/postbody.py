@@ -47,7 +47,7 @@ BAR_HINT_RE = re.compile(
 """Class and id words of a post's control bars and menus."""
 
 TRAILING_BAR_RE = re.compile(
-    r"reply|edit|like|favou?rite|rating|vote|karma|permalink|footer|signature", re.I)
+    r"reply|edit|like|favou?rite|rating|vote|karma|reaction|permalink|footer|signature", re.I)
 """Class words of the bars below a post (more are bars at its end than at its start)."""
 
 MEDIA_TAGS = ("img", "picture", "video", "audio", "iframe", "embed", "object")
@@ -55,6 +55,13 @@ MEDIA_TAGS = ("img", "picture", "video", "audio", "iframe", "embed", "object")
 
 MAX_BAR_CHARS = 40
 """Text of a control bar ahead of a post's body at most ("Report", "Quote · Reply")."""
+
+MAX_LINKED_BAR_CHARS = 80
+"""Text of a bar closing a post at most when most of it is links (the names of those who
+reacted to the post)."""
+
+MAX_ICON_ALT_CHARS = 20
+"""Alternative text of an icon at most ("Like", a user's name on an avatar)."""
 
 HEADER_SHARE = 0.5
 """A child holding a landmark (pivot, author) and more than this share of the record's text
@@ -302,6 +309,121 @@ def drop_title_line(root: HtmlElement, title: str | None) -> None:
                 parent.text = (parent.text or "") + tail
 
 
+MIN_COPY_CHARS = 80
+"""Text a body needs for its repetition in a later record to count as a copy (two short
+replies may well say the same)."""
+
+COPY_SHARE = 0.9
+"""Share of a body an earlier body found in it word for word must cover for the body to be
+a copy of it (a reply adds words of its own to a quote)."""
+
+
+def copied_bodies(dom: RecordView, bodies: Sequence[Body]) -> list[int]:
+    """Indices of the bodies that are part of an earlier body, or an earlier body with a
+    line more (the copy's author link): a reply that shows the post it answers above its
+    own words (a parent preview, a quote) had its body read in that copy, which holds more
+    text than the reply. Quotes inside a body do not count: a reply may quote a whole
+    post."""
+    texts = [_unquoted_text(dom, body) for body in bodies]
+    return [n for n, text in enumerate(texts) if len(text) >= MIN_COPY_CHARS
+            and any(_copy_of(text, earlier) for earlier in texts[:n])]
+
+
+def _copy_of(text: str, earlier: str) -> bool:
+    """True when `text` is part of `earlier`, or `earlier` with a line more."""
+    return text in earlier or (len(earlier) >= COPY_SHARE * len(text) and earlier in text)
+
+
+def _unquoted_text(dom: RecordView, body: Body) -> str:
+    """A body's text without the quotes inside it (`<blockquote>`s and boxes named for a
+    quote); a body read in a quote is that quote's text."""
+    parts = []
+    for v in body.nodes():
+        el = dom.elements[v]
+        parts.append(el.text_content() if _is_quote(el) else "".join(_texts_outside_quotes(el)))
+    return normalize_space(" ".join(parts))
+
+
+def _texts_outside_quotes(el: HtmlElement) -> list[str]:
+    """The text of el and its descendants outside quotes (el's own tail left out)."""
+    texts = [el.text or ""]
+    for child in el:
+        if isinstance(child.tag, str) and not _is_quote(child):
+            texts += _texts_outside_quotes(child)
+        texts.append(child.tail or "")
+    return texts
+
+
+def _is_quote(el: HtmlElement) -> bool:
+    return el.tag in ("blockquote", "q") or (el.tag in QUOTE_BOX_TAGS and any(
+        w.startswith(QUOTE_STEM) for w in class_words(names_of(el))) and not _bar_named(el))
+
+
+def copy_box(dom: RecordView, v: int, record: Sequence[int]) -> int:
+    """The outermost box below the record's root around node v that holds little besides
+    v's text (the copied post's author and date line at most): the whole preview of a
+    copied post."""
+    while v not in record:
+        parent = dom.tree.parents[v]
+        if parent in record or dom.text_len[parent] > dom.text_len[v] + MAX_DATE_LINE_CHARS:
+            break
+        v = parent
+    return v
+
+
+CARD_TAGS = frozenset({"div", "aside", "article", "section", "figure", "table"})
+"""Elements a link preview card is made of (an inline link named so is the poster's)."""
+
+CARD_WORDS = frozenset({"onebox", "unfurl"})
+"""Class words of a link preview card (Discourse's onebox, XenForo's unfurl)."""
+
+
+def tidy_body(root: HtmlElement) -> None:
+    """A post body's copy made ready to render: without its closing bars
+    (`drop_trailing_bars`) and link preview cards (`drop_link_cards`), its quote boxes read
+    as quotes (`mark_quotes`)."""
+    drop_trailing_bars(root)
+    drop_link_cards(root)
+    mark_quotes(root)
+
+
+def drop_link_cards(root: HtmlElement) -> None:
+    """Remove the link preview cards of a post: boxes named for a card (a onebox, an
+    unfurl) that show the linked page's title, summary and picture, fetched from the other
+    site, not written by the poster. The link itself stays where the poster wrote it."""
+    cards = [el for el in root.iter(*CARD_TAGS) if el is not root
+             and CARD_WORDS.intersection(class_words(names_of(el)))]
+    for card in cards:
+        if not any(a in cards for a in card.iterancestors()):
+            card.drop_tree()
+
+
+QUOTE_BOX_TAGS = frozenset({"div", "table", "section", "aside", "figure", "fieldset", "dl"})
+"""Elements a forum writes a quote box as when it does not use `<blockquote>`."""
+
+QUOTE_STEM = "quote"
+"""Class or id word (or its start: "quotecontent", "quotebox") of a quote box."""
+
+
+def mark_quotes(root: HtmlElement) -> None:
+    """Turn the quote boxes of a post body that are not `<blockquote>`s (a `<div>` or a
+    `<table>` named for a quote, as vBulletin writes "Originally Posted by" boxes) into
+    `<blockquote>`s, so the reader shows them as quotes and the thread's text can tell a
+    reply's words from the post it quotes. Control bars ("quote" buttons) stay as they are,
+    and so do a box holding the whole body and a box around a `<blockquote>` (the frame of
+    a quote with its citation line, as Discourse writes it)."""
+    whole = len(normalize_space(root.text_content()))
+    boxes = [el for el in root.iter(*QUOTE_BOX_TAGS) if el is not root
+             and any(w.startswith(QUOTE_STEM) for w in class_words(names_of(el)))
+             and not _bar_named(el) and next(el.iter("blockquote"), None) is None
+             and not any(a.tag in ("blockquote", "q") for a in el.iterancestors())]
+    for box in boxes:
+        if any(a in boxes for a in box.iterancestors()):
+            continue
+        if 0 < len(normalize_space(box.text_content())) < whole:
+            box.tag = "blockquote"
+
+
 SIGNATURE_WORDS = frozenset({"signature", "signatures", "sig", "signatur", "signaturecontainer"})
 """Class or id words (whole words of split class names) of a poster's signature box."""
 
@@ -322,17 +444,47 @@ def take_signature(root: HtmlElement) -> HtmlElement | None:
 
 
 def drop_trailing_bars(root: HtmlElement) -> None:
-    """Remove the control bars that close a post (reply, edit, vote, like lines)."""
+    """Remove the control bars that close a post (reply, edit, vote, like lines, reaction
+    lists) and the empty boxes after them, inside the wrappers of the whole body (an
+    element with one child and no text of its own)."""
+    while len(root) == 1 and isinstance(root[0].tag, str) and not (root.text or "").strip() \
+            and not (root[0].tail or "").strip() and not (root[0].text or "").strip():
+        root = root[0]
     while len(root) > 1:
         last = root[-1]
         if not isinstance(last.tag, str) or (last.tail or "").strip():
             return
-        names = " ".join(names_of(el) for el in last.iter() if isinstance(el.tag, str))
-        text = normalize_space("".join(last.itertext()))
-        if not (TRAILING_BAR_RE.search(names) or BAR_HINT_RE.search(names)) \
-                or len(text) > MAX_BAR_CHARS or next(last.iter(*MEDIA_TAGS), None) is not None:
+        if not _is_blank(last) and not _is_trailing_bar(last):
             return
         root.remove(last)
+
+
+def _is_blank(el: HtmlElement) -> bool:
+    """An element that shows nothing: no text, no picture."""
+    return not normalize_space(el.text_content()) and next(el.iter(*MEDIA_TAGS), None) is None
+
+
+def _is_trailing_bar(el: HtmlElement) -> bool:
+    """A bar that closes a post: named as one, with a short text (or a longer one that is
+    mostly links: "Reactions: ann, bob and 3 others"), and no pictures but icons."""
+    names = " ".join(names_of(e) for e in el.iter() if isinstance(e.tag, str))
+    if not (TRAILING_BAR_RE.search(names) or BAR_HINT_RE.search(names)):
+        return False
+    if any(not _is_icon(m) for m in el.iter(*MEDIA_TAGS)):
+        return False
+    text = len(normalize_space("".join(el.itertext())))
+    if text <= MAX_BAR_CHARS:
+        return True
+    links = sum(len(normalize_space(a.text_content())) for a in el.iter("a"))
+    return text <= MAX_LINKED_BAR_CHARS and 2 * links >= text
+
+
+def _is_icon(media: HtmlElement) -> bool:
+    """An image that labels a control (a reaction's "Like" picture, a user's avatar): an
+    `<img>` with a short alternative text; a post's own pictures are files, named so or
+    not at all."""
+    alt = (media.get("alt") or "").strip()
+    return media.tag == "img" and 0 < len(alt) <= MAX_ICON_ALT_CHARS and "." not in alt
 
 
 def _is_block_line(line: HtmlElement) -> bool:

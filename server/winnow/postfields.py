@@ -22,7 +22,7 @@ from winnow.dates import DateMatch, parse_date, parse_datetime_attr
 from winnow.mibat_dom import DATE_ATTRS, DomTree
 from winnow.postview import RecordView
 from winnow.render import safe_url
-from winnow.tree import normalize_space
+from winnow.tree import BLOCK_TAGS, normalize_space
 
 AUTHOR_WORDS = frozenset({"author", "user", "username", "poster", "member", "nick", "nickname",
                           "owner", "profile", "byline", "commenter", "name", "fn"})
@@ -81,6 +81,10 @@ and never becomes the post date."""
 MAX_DATE_LINE_CHARS = 80
 """A pivot's parent this short may complete its date with a time ("<b>12:15pm</b> On
 <b>Apr 24</b>")."""
+
+MAX_HEADER_LINE_CHARS = 150
+"""A post's header line (name, date, labels) is at most this long; a paragraph longer than
+this is writing, and a name linked in it is a mention, not the author."""
 
 MAX_AUTHOR_CHARS = 60
 """A name is short; longer link text is a title or a sentence."""
@@ -147,12 +151,20 @@ def _author_score(dom: RecordView, v: int) -> int:
     if el.tag != "a" and not named and not (hinted and (dom.tree.texts[v] or _wraps_name(el))):
         return 0
     text = _author_text(dom, v)
-    if BYLINE_RE.match(text) or not _may_be_name(text) or _in_quote(el):
+    if BYLINE_RE.match(text) or not _may_be_name(text) or _in_quote(el) or _in_prose(el):
         return 0
     if el.tag == "a":
         profile = bool(PROFILE_HREF_RE.search(el.get("href") or ""))
         return 2 * profile + 2 * hinted + near
     return 3 if hinted else 1
+
+
+def _in_prose(el: HtmlElement) -> bool:
+    """True for a name inside a paragraph of writing (a mention, "@julian, thanks for..."):
+    the nearest block is a `<p>` with more text than a post's header line holds."""
+    block = next((a for a in el.iterancestors() if a.tag in BLOCK_TAGS), None)
+    return block is not None and block.tag == "p" \
+        and len(normalize_space(block.text_content())) > MAX_HEADER_LINE_CHARS
 
 
 def _wraps_name(el: HtmlElement) -> bool:

@@ -37,6 +37,7 @@ from winnow.mibat_records import (
     nesting_depths,
     same_kind_records,
     template_records,
+    with_sibling_lists,
 )
 from winnow.page import HEADING_TAGS, Page, wn_id
 from winnow.postauthors import place_authors
@@ -44,14 +45,16 @@ from winnow.postbody import (
     MAX_BAR_CHARS,
     Body,
     body_element,
+    copied_bodies,
+    copy_box,
     cut_body,
     drop_title_line,
-    drop_trailing_bars,
     is_shown,
     locate_body,
     node_ranges,
     strip_leading,
     take_signature,
+    tidy_body,
     title_lines,
     trim_title,
 )
@@ -234,7 +237,8 @@ def find_thread(page: Page, context: PageContext,
         region = template_records(dom, records)
         if region is not None:
             return _thread(dom, region, context, learned=True)
-    tried = [same_kind_records(matcher, dom, main) for main in ranked[:MAX_REGION_TRIES]]
+    tried = [same_kind_records(matcher, dom, with_sibling_lists(dom, main, ranked))
+             for main in ranked[:MAX_REGION_TRIES]]
     tried = [region for region in tried if not is_story_list(dom, region)]
     signings = [_signing(dom, region) for region in tried]
     for level in (NAMED, PLACED):  # signed regions first, names by markup before by place
@@ -339,6 +343,7 @@ def region_posts(dom: DomTree, region: Region, context: PageContext,
                 for view, record, pivots, author in zip(
                     views, region.records, region.pivots, record_authors(views, region.records),
                     strict=True)]
+    _reread_copies(readings, context, line_authors)
     _agree_on_body(readings, context.title)
     posts = []
     for n, reading in enumerate(readings):
@@ -392,6 +397,21 @@ def _read_record(view: RecordView, record: Sequence[int], pivots: Sequence[int],
     return _Reading(view, record, pivots, author_v, body)
 
 
+def _reread_copies(readings: list[_Reading], context: PageContext, line_authors: bool) -> None:
+    """Read again, without the copy, a record whose body copies an earlier one (a preview)."""
+    copies = copied_bodies(readings[0].view, [r.body for r in readings]) if readings else []
+    for n in copies:
+        old = readings[n]
+        boxes = frozenset(copy_box(old.view, v, old.record) for v in old.body.nodes())
+        view = RecordView(old.view.dom, old.view.nested | boxes, old.record)
+        author = find_author(view, old.record)
+        if author is None and old.author is not None and not view.in_nested(old.author):
+            author = old.author
+        again = _read_record(view, old.record, old.pivots, context, author, line_authors)
+        if any(view.text_len[v] for v in again.body.nodes()):
+            readings[n] = again
+
+
 def _post(reading: _Reading, context: PageContext, line_authors: bool = False) -> Post:
     view, record, body = reading.view, reading.record, reading.body
     dom = view.dom
@@ -400,7 +420,7 @@ def _post(reading: _Reading, context: PageContext, line_authors: bool = False) -
     element = body_element(view, body)
     drop_title_line(element, context.title)
     signature = take_signature(element)
-    drop_trailing_bars(element)
+    tidy_body(element)
     rendered = render_article(element, context.base_url)
     author, author_url = author_fields(view, reading.author, context.base_url)
     if author is None and line_authors:
