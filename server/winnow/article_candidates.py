@@ -129,9 +129,15 @@ def noise_roots(stats: TreeStats, heading: int | None = None,
     containers that are not layout wrappers (see `_is_wrapper`); class and id names count
     only with `class_hints`."""
     page_punc = max(stats.content_punc(0), 1)
-    roots = [i for i, el in enumerate(stats.elements)
-             if is_noise_hint(el, class_hints) and not _swallows_blocks(stats, i)
-             and not _is_wrapper(stats, i, heading, page_punc)]
+    roots: list[int] = []
+    i, n = 0, len(stats.elements)
+    while i < n:  # a root's subtree goes with it: what lies inside is not looked at
+        if is_noise_hint(stats.elements[i], class_hints) and not _swallows_blocks(stats, i) \
+                and not _is_wrapper(stats, i, heading, page_punc):
+            roots.append(i)
+            i = stats.end[i]
+        else:
+            i += 1
     roots.extend(teaser_lists(stats))
     return roots
 
