@@ -42,6 +42,9 @@ from winnow.econ import TreeStats
 from winnow.page import Page, wn_id
 from winnow.tree import normalize_space
 
+PAGE_STATS = "econ_stats"
+"""`Page.derived` key of the page's ECON counts (`page_stats`)."""
+
 FULL_CONFIDENCE_PUNC = 20
 """Punctuation marks of prose at which the confidence in the summary-node reaches 1."""
 
@@ -171,8 +174,7 @@ def extract_once(page: Page, hints: PageHints | None = None,
     does, and ECON runs on what is left.
     """
     hints = hints or PageHints()
-    body = page.body
-    stats = econ.collect_stats(body)
+    stats = page_stats(page)
     page_chars = stats.chars[0]
     heading = stats.index.get(hints.title_heading) if hints.title_heading is not None else None
     roots = noise_roots(stats, heading, rules.class_hints)
@@ -199,6 +201,16 @@ def extract_once(page: Page, hints: PageHints | None = None,
     found_content.rules = rules
     found_content.snippet_chars = snippet_chars
     return found_content
+
+
+def page_stats(page: Page) -> TreeStats:
+    """ECON's counts of the page's body before any exclusion: collected once per page (every
+    pass of the retry ladder and the main region read the same tree), each caller gets its
+    own copy (`econ.copy_stats`)."""
+    stats = page.derived.get(PAGE_STATS)
+    if stats is None:
+        stats = page.derived[PAGE_STATS] = econ.collect_stats(page.body)
+    return econ.copy_stats(stats)
 
 
 def _indices(stats: TreeStats, elements: Iterable[HtmlElement]) -> set[int]:

@@ -20,6 +20,7 @@ costs the same stack as a flat one. The module is pure: no I/O, no clock.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -116,6 +117,13 @@ def collect_stats(root: HtmlElement) -> TreeStats:
                       [], [], [], [], [], [False] * n)
     _aggregate(stats)
     return stats
+
+
+def copy_stats(stats: TreeStats) -> TreeStats:
+    """A copy of `stats` that `exclude_subtrees` may change while `stats` stays as it is (the
+    element arrays are shared: nothing changes them, and the counts are replaced, not
+    changed in place)."""
+    return dataclasses.replace(stats, excluded=list(stats.excluded))
 
 
 def exclude_subtrees(stats: TreeStats, roots: Iterable[int]) -> None:
