@@ -39,6 +39,7 @@ from winnow.article_trim import (
     trailing_noise,
 )
 from winnow.econ import TreeStats
+from winnow.mibat_dom import page_dom
 from winnow.page import Page, wn_id
 from winnow.tree import normalize_space
 
@@ -209,8 +210,20 @@ def page_stats(page: Page) -> TreeStats:
     own copy (`econ.copy_stats`)."""
     stats = page.derived.get(PAGE_STATS)
     if stats is None:
-        stats = page.derived[PAGE_STATS] = econ.collect_stats(page.body)
+        stats = page.derived[PAGE_STATS] = _collect_stats(page)
     return econ.copy_stats(stats)
+
+
+def _collect_stats(page: Page) -> TreeStats:
+    """ECON's counts from the arrays MiBAT's DOM tree read the body into (the same elements
+    in the same order), or by a walk of its own when the body held comments."""
+    read = page_dom(page).read
+    if read is None or read.raw_texts is None or read.raw_tails is None:
+        return econ.collect_stats(page.body)
+    tree = read.tree
+    assert tree.elements is not None
+    return econ.stats_from_arrays(tree.elements, read.index, tree.parents, read.raw_texts,
+                                  read.raw_tails)
 
 
 def _indices(stats: TreeStats, elements: Iterable[HtmlElement]) -> set[int]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
@@ -110,11 +110,38 @@ def collect_stats(root: HtmlElement) -> TreeStats:
             parts.append([node.text or ""])
         if up >= 0 and node.tail:
             parts[up].append(node.tail)
-    own = [" ".join(texts) if len(texts) > 1 else texts[0] for texts in parts]
+    return _counted(elements, index, parent,
+                    [" ".join(texts) if len(texts) > 1 else texts[0] for texts in parts])
+
+
+def stats_from_arrays(elements: Sequence[HtmlElement], index: dict[HtmlElement, int],
+                      parent: Sequence[int], texts: Sequence[str],
+                      tails: Sequence[str]) -> TreeStats:
+    """`collect_stats` of a subtree of elements only (no comments), read already into
+    preorder arrays: each element, its number, its parent's number (-1 for the root), its
+    .text and its .tail ("" for None; the root's tail is not read)."""
+    own = list(texts)
+    parts: dict[int, list[str]] = {}  # the elements with children's tails: their pieces
+    for i in range(1, len(own)):
+        if tails[i]:
+            up = parent[i]
+            pieces = parts.get(up)
+            if pieces is None:
+                pieces = parts[up] = [texts[up]]
+            pieces.append(tails[i])
+    for i, pieces in parts.items():
+        own[i] = " ".join(pieces)
+    return _counted(list(elements), index, list(parent), own)
+
+
+def _counted(elements: list[HtmlElement], index: dict[HtmlElement, int], parent: list[int],
+             own: list[str]) -> TreeStats:
+    """The stats of preorder elements with their own texts (see `collect_stats`)."""
     n = len(elements)
-    stats = TreeStats(elements, index, parent, [_visible_len(t) for t in own],
-                      [punc_num(t) for t in own], [el.tag == "a" for el in elements],
-                      [], [], [], [], [], [False] * n)
+    chars = [_visible_len(t) for t in own]
+    stats = TreeStats(elements, index, parent, chars,
+                      [punc_num(t) if c else 0 for t, c in zip(own, chars, strict=True)],
+                      [el.tag == "a" for el in elements], [], [], [], [], [], [False] * n)
     _aggregate(stats)
     return stats
 
