@@ -182,7 +182,8 @@ def name_tokens(names: str) -> list[str]:
     return [t.lower() for t in _NAME_TOKEN_RE.findall(names)]
 
 
-_NAMES_XPATH = etree.XPath("descendant-or-self::*/@class | descendant-or-self::*/@id")
+_NAMES_XPATH = etree.XPath("descendant-or-self::*/@class | descendant-or-self::*/@id",
+                           smart_strings=False)  # plain strings: twice as fast to make
 _THEMES_OF_TOKEN: dict[str, tuple[str, ...]] = {}
 for _theme, _words in NAME_THEMES.items():
     for _word in _words:
