@@ -289,9 +289,18 @@ AGO_TOKENS = frozenset({"ago", "fa", "geleden", "назад", "atrás", "atras"}
 PREFIX_TOKENS = frozenset({"vor", "il", "hace", "há"})
 DAY_TOKENS = _first_tokens(w for ws in _DAY_WORDS.values() for w in ws) | {"ieri"}
 NOW_TOKENS = _first_tokens(p for p in NOW_PHRASES if p.isascii() or p[0].isalpha())
+NOW_PHRASE_TOKENS = tuple(frozenset(TOKEN_RE.findall(p.lower())) for p in NOW_PHRASES
+                          if p.isascii())
+"""The words of each ASCII phrase of `NOW_RE`: ASCII text holds all of one where it matches."""
 WEEKDAY_TOKENS = _first_tokens(WEEKDAY_BY_NAME)
 CJK_TRIGGERS = ("前", "今", "昨", "おととい", "刚", "剛", "たった", "星期", "周", "曜日")
 """Substrings that may start a CJK relative date or weekday (CJK text has no word breaks)."""
+
+FOLDING_RE = re.compile("[\u0130\u0131\u017f\u1c80-\u1c85]")
+"""The characters that match a letter of the month and weekday names case-insensitively but
+do not lower-case to it (İ, ı, ſ match "i", "i", "s"; old Cyrillic letter forms match
+"в", "д", "о", "с", "т"): in text without them the names match exactly where a letter run
+lower-cased is one (tests/test_dates.py checks every code point)."""
 
 DIGIT_RE = re.compile(r"\d")
 
