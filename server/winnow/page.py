@@ -143,7 +143,9 @@ def parse_page(html: bytes | str, url: str | None = None) -> Page:
         raise PageError("page is empty")
     root = _parse_tree(text)
     if needs_closing(root):
-        root = _parse_tree(close_blocks(text))
+        closed = close_blocks(text)
+        if closed != text:  # else the nesting is the page's own: the same text, the same tree
+            root = _parse_tree(closed)
     json_ld = _read_json_ld(root)
     rel_links = _read_rel_links(root)
     _drop_non_content(root)
