@@ -167,6 +167,8 @@ def template_roots(stats: TreeStats, flagged: set[int]) -> list[int]:
     """Outermost elements all of whose text is template text (the own text of `flagged`
     elements): a container whose own words are template but that also holds the article
     must not take the article with it."""
+    if not flagged:
+        return []  # no template text: no element is all template
     n = len(stats.elements)
     template = [stats.own_chars[i] if i in flagged else 0 for i in range(n)]
     for i in range(n - 1, 0, -1):
@@ -196,7 +198,7 @@ def teaser_lists(stats: TreeStats) -> list[int]:
     groups: dict[tuple[int, str, str], list[int]] = {}
     for i in range(1, len(stats.elements)):
         el = stats.elements[i]
-        if el.tag in TEASER_TAGS and stats.chars[i]:
+        if stats.chars[i] and el.tag in TEASER_TAGS:
             key = (stats.parent[i], el.tag, el.get("class") or "")
             groups.setdefault(key, []).append(i)
     in_prose = prose_parents(stats)

@@ -168,6 +168,7 @@ def _aggregate(stats: TreeStats) -> None:
     """Sum own counts into subtree counts, skipping excluded elements."""
     n = len(stats.elements)
     parent, excluded = stats.parent, stats.excluded
+    own_chars, own_punc, is_link = stats.own_chars, stats.own_punc, stats.is_link
     chars, punc = [0] * n, [0] * n
     link_chars, link_punc = [0] * n, [0] * n
     end = [i + 1 for i in range(n)]
@@ -177,9 +178,9 @@ def _aggregate(stats: TreeStats) -> None:
             end[p] = end[i]
         if excluded[i]:
             continue
-        chars[i] += stats.own_chars[i]
-        punc[i] += stats.own_punc[i]
-        if stats.is_link[i]:
+        chars[i] += own_chars[i]
+        punc[i] += own_punc[i]
+        if is_link[i]:
             link_chars[i], link_punc[i] = chars[i], punc[i]
         if p >= 0:
             chars[p] += chars[i]
