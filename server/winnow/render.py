@@ -110,13 +110,12 @@ _SKIP, _BOUNDARY, _INLINE = object(), object(), object()
 
 @dataclass
 class Rendered:
-    """The reader body in every output form, plus the image URLs it shows. The HTML and the
-    Markdown are serialized from the clean tree when first read: most bodies rendered during
-    an extraction (the retry trigger's, a thread's role check, a main region's) are only
-    read as text."""
+    """The reader body in every output form, plus the image URLs it shows. The HTML, the
+    Markdown and the word count are made when first read: most bodies rendered during an
+    extraction (the retry trigger's, a thread's role check, a main region's) are only read
+    as text."""
 
     text: str
-    word_count: int
     root: etree._Element = field(repr=False, compare=False)
     """The clean tree the HTML and the Markdown are serialized from."""
     images: list[str] = field(default_factory=list)
@@ -130,6 +129,10 @@ class Rendered:
     @cached_property
     def markdown(self) -> str:
         return to_markdown(self.root)
+
+    @cached_property
+    def word_count(self) -> int:
+        return count_words(self.text)
 
 
 def render_article(content: HtmlElement, base_url: str | None,
@@ -152,8 +155,7 @@ def render_article(content: HtmlElement, base_url: str | None,
     if captions_are_the_text(root, text):
         text = to_text(root)
     images = list(dict.fromkeys(img.get("src", "") for img in root.iter("img")))
-    return Rendered(text=text, word_count=count_words(text), images=images, root=root,
-                    code_classes=renderer.code_classes)
+    return Rendered(text=text, images=images, root=root, code_classes=renderer.code_classes)
 
 
 def _math_text(el: etree._Element, text: str | None) -> None:
