@@ -191,9 +191,12 @@ for _theme, _words in NAME_THEMES.items():
 
 
 def _name_themes(body: HtmlElement, n: int) -> Features:
-    """Per theme, the class and id tokens naming it, per 100 elements (one tokenizing pass
-    over all the page's class and id values)."""
-    tokens = Counter(_NAME_TOKEN_RE.findall(" ".join(_strings(_NAMES_XPATH, body))))
+    """Per theme, the class and id tokens naming it, per 100 elements (each distinct class
+    and id value tokenized once: a page repeats its class values on many elements)."""
+    tokens: Counter[str] = Counter()
+    for value, repeats in Counter(_strings(_NAMES_XPATH, body)).items():
+        for token in _NAME_TOKEN_RE.findall(value):
+            tokens[token] += repeats
     counts = dict.fromkeys(NAME_THEMES, 0)
     for token, count in tokens.items():
         for theme in _THEMES_OF_TOKEN.get(token.lower(), ()):
