@@ -293,6 +293,8 @@ NOW_PHRASE_TOKENS = tuple(frozenset(TOKEN_RE.findall(p.lower())) for p in NOW_PH
                           if p.isascii())
 """The words of each ASCII phrase of `NOW_RE`: ASCII text holds all of one where it matches."""
 WEEKDAY_TOKENS = _first_tokens(WEEKDAY_BY_NAME)
+RELATIVE_TOKENS = AGO_TOKENS | PREFIX_TOKENS | DAY_TOKENS | NOW_TOKENS | WEEKDAY_TOKENS
+"""The words a relative date, a day word, "now" or a weekday starts with or ends on."""
 CJK_TRIGGERS = ("前", "今", "昨", "おととい", "刚", "剛", "たった", "星期", "周", "曜日")
 """Substrings that may start a CJK relative date or weekday (CJK text has no word breaks)."""
 

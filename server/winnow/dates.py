@@ -405,7 +405,8 @@ def _candidates(text: str, lang_hint: str | None) -> list[_Hit]:
             hits += _name_hits(text)
         if "月" in text:
             hits += _cjk_hits(text)
-    hits += _relative_hits(text, tokens, cjk, lang_hint)
+    if cjk or not words.RELATIVE_TOKENS.isdisjoint(tokens):  # most texts have none
+        hits += _relative_hits(text, tokens, cjk, lang_hint)
     return hits
 
 
