@@ -141,9 +141,20 @@ def _counted(elements: list[HtmlElement], index: dict[HtmlElement, int], parent:
     chars = [_visible_len(t) for t in own]
     stats = TreeStats(elements, index, parent, chars,
                       [punc_num(t) if c else 0 for t, c in zip(own, chars, strict=True)],
-                      [el.tag == "a" for el in elements], [], [], [], [], [], [False] * n)
+                      [el.tag == "a" for el in elements], [], [], [], [], _ends(parent),
+                      [False] * n)
     _aggregate(stats)
     return stats
+
+
+def _ends(parent: list[int]) -> list[int]:
+    """One past the last element of each element's subtree (preorder parents)."""
+    end = list(range(1, len(parent) + 1))
+    for i in range(len(parent) - 1, 0, -1):
+        p = parent[i]
+        if end[i] > end[p]:
+            end[p] = end[i]
+    return end
 
 
 def copy_stats(stats: TreeStats) -> TreeStats:
@@ -165,29 +176,28 @@ def exclude_subtrees(stats: TreeStats, roots: Iterable[int]) -> None:
 
 
 def _aggregate(stats: TreeStats) -> None:
-    """Sum own counts into subtree counts, skipping excluded elements."""
+    """Sum own counts into subtree counts, skipping excluded elements (`end`, which no
+    exclusion changes, is set once, by `_ends`)."""
     n = len(stats.elements)
     parent, excluded = stats.parent, stats.excluded
     own_chars, own_punc, is_link = stats.own_chars, stats.own_punc, stats.is_link
     chars, punc = [0] * n, [0] * n
     link_chars, link_punc = [0] * n, [0] * n
-    end = [i + 1 for i in range(n)]
     for i in range(n - 1, -1, -1):
-        p = parent[i]
-        if p >= 0 and end[i] > end[p]:
-            end[p] = end[i]
         if excluded[i]:
             continue
-        chars[i] += own_chars[i]
-        punc[i] += own_punc[i]
+        subtree_chars = chars[i] + own_chars[i]
+        subtree_punc = punc[i] + own_punc[i]
+        chars[i], punc[i] = subtree_chars, subtree_punc
         if is_link[i]:
-            link_chars[i], link_punc[i] = chars[i], punc[i]
+            link_chars[i], link_punc[i] = subtree_chars, subtree_punc
+        p = parent[i]
         if p >= 0:
-            chars[p] += chars[i]
-            punc[p] += punc[i]
+            chars[p] += subtree_chars
+            punc[p] += subtree_punc
             link_chars[p] += link_chars[i]
             link_punc[p] += link_punc[i]
-    stats.chars, stats.punc, stats.end = chars, punc, end
+    stats.chars, stats.punc = chars, punc
     stats.link_chars, stats.link_punc = link_chars, link_punc
 
 
@@ -219,11 +229,13 @@ def text_node_sets(stats: TreeStats) -> list[TextPara]:
     of that big-node, and `<tt><span>rsync</span></tt>` inside a sentence is no
     text-para of its own (Joint-para would prune it for having no punctuation).
     """
-    in_text = [False] * len(stats.elements)
+    n = len(stats.elements)
+    big = [is_big_node(stats, i) for i in range(n)]
+    in_text = [False] * n
     children: dict[int, list[int]] = {}
-    for i in range(1, len(stats.elements)):
+    for i in range(1, n):
         p = stats.parent[i]
-        in_text[i] = p > 0 and (in_text[p] or is_big_node(stats, p))
+        in_text[i] = p > 0 and (in_text[p] or big[p])
         if p >= 0 and not stats.excluded[i] and not in_text[i]:
             children.setdefault(p, []).append(i)
     sets: list[TextPara] = []
@@ -231,7 +243,7 @@ def text_node_sets(stats: TreeStats) -> list[TextPara]:
         lead = stats.elements[p].text
         run: list[int] = []
         for i in kids:
-            if is_big_node(stats, i):
+            if big[i]:
                 run.append(i)
                 continue
             if run:
