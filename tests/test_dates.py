@@ -355,7 +355,7 @@ def test_case_insensitive_lookalikes_never_crash(text: str) -> None:
 def test_folding_characters_are_all_known() -> None:
     """`date_words.FOLDING_RE` holds every character that matches a letter of the month and
     weekday names case-insensitively without lower-casing to it: the screens that try those
-    regexes only at letter runs naming one rely on it (`dates._word_starts`)."""
+    regexes only at letter runs naming one rely on it (`date_words.word_starts`)."""
     from winnow import date_words
 
     letters = sorted(set("".join([*date_words.MONTH_BY_NAME, *date_words.WEEKDAY_BY_NAME]))

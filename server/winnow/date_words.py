@@ -1,5 +1,6 @@
 """The words and patterns `winnow.dates` reads dates with: month, weekday, unit and day words
-in each language it knows, and the regexes built from them.
+in each language it knows, the regexes built from them, and the screens that tell where those
+regexes can match.
 
 The regexes are compiled once at import and use bounded quantifiers only, so there is no
 catastrophic backtracking on long inputs. Names here are what `winnow.dates` uses; the
@@ -330,3 +331,31 @@ RFC2822_RE = re.compile(
     r"(?:[A-Za-z]{3},\s{0,3})?\d{1,2}\s{1,3}[A-Za-z]{3}\s{1,3}\d{2,4}\s{1,3}\d{1,2}:\d{2}"
     r"(?::\d{2})?(?:\s{1,3}(?:[+-]\d{4}|[A-Za-z]{1,5}))?"
 )
+
+
+# --- screens: where the regexes can match -------------------------------------------------
+
+
+def word_starts(text: str, firsts: frozenset[str]) -> list[int]:
+    """Where the letter runs of `text` start that a match of a regex starting with one of
+    the words `firsts` (lower case, after a non-letter) may start at: in text whose
+    case-insensitive matching is lower-case equality (`plain_case`) only the runs that are
+    one of them, elsewhere every run."""
+    runs = TOKEN_RE.finditer(text)
+    if plain_case(text):
+        return [m.start() for m in runs if m[0].lower() in firsts]
+    return [m.start() for m in runs]
+
+
+def plain_case(text: str) -> bool:
+    """Whether the month and weekday names match case-insensitively in `text` exactly
+    where a letter run lower-cased is one (no character of `FOLDING_RE`: "ſ" matches "s")."""
+    return text.isascii() or FOLDING_RE.search(text) is None
+
+
+def may_say_now(text: str, tokens: set[str]) -> bool:
+    """Whether `NOW_RE` may match `text` with these lower-case `tokens`: the first word of
+    one of its phrases is there, and in ASCII text all words of one."""
+    if NOW_TOKENS.isdisjoint(tokens):
+        return False
+    return not text.isascii() or any(phrase <= tokens for phrase in NOW_PHRASE_TOKENS)

@@ -246,7 +246,7 @@ def _numeric_hits(text: str, lang_hint: str | None) -> list[_Hit]:
 
 def _name_hits(text: str) -> list[_Hit]:
     """Dates with a month name: day-month-year, month-day-year, month-year."""
-    starts = _word_starts(text, words.MONTH_TOKENS)
+    starts = words.word_starts(text, words.MONTH_TOKENS)
     hits = [hit for m in words.DMY_RE.finditer(text) if (hit := _named(m, m["y"])) is not None]
     hits += [hit for m in _word_start_matches(words.MDY_RE, text, starts)
              if (hit := _named(m, m["y"])) is not None]
@@ -258,36 +258,11 @@ def _name_hits(text: str) -> list[_Hit]:
     return hits
 
 
-def _word_starts(text: str, firsts: frozenset[str]) -> list[int]:
-    """Where the letter runs of `text` start that a match of a regex starting with one of
-    the words `firsts` (lower case, after a non-letter) may start at: in text whose
-    case-insensitive matching is lower-case equality (`_plain_case`) only the runs that are
-    one of them, elsewhere every run."""
-    runs = words.TOKEN_RE.finditer(text)
-    if _plain_case(text):
-        return [m.start() for m in runs if m[0].lower() in firsts]
-    return [m.start() for m in runs]
-
-
-def _plain_case(text: str) -> bool:
-    """Whether the month and weekday names match case-insensitively in `text` exactly
-    where a letter run lower-cased is one (no character of `FOLDING_RE`: "ſ" matches "s")."""
-    return text.isascii() or words.FOLDING_RE.search(text) is None
-
-
-def _may_say_now(text: str, tokens: set[str]) -> bool:
-    """Whether `NOW_RE` may match: the first word of one of its phrases is there, and in
-    ASCII text all words of one."""
-    if words.NOW_TOKENS.isdisjoint(tokens):
-        return False
-    return not text.isascii() or any(phrase <= tokens for phrase in words.NOW_PHRASE_TOKENS)
-
-
 def _word_start_matches(regex: re.Pattern[str], text: str,
                         starts: Iterable[int]) -> Iterator[re.Match[str]]:
-    """`regex.finditer(text)` for a regex that starts with a month name (`MONTH`): its
-    matches start where a letter run starts, so it is tried at those `starts` only (in
-    order, none inside the previous match) instead of at every character."""
+    """`regex.finditer(text)` for a regex that starts with a month or weekday name after a
+    non-letter: its matches start where a letter run starts, so it is tried at those
+    `starts` only (in order, none inside the previous match), not at every character."""
     end = 0
     for start in starts:
         if start < end:
@@ -356,12 +331,12 @@ def _relative_hits(
                              amount=_amount(m["n"])))
     if cjk or not words.DAY_TOKENS.isdisjoint(tokens):
         hits += _day_word_hits(text, lang_hint)
-    if cjk or _may_say_now(text, tokens):
+    if cjk or words.may_say_now(text, tokens):
         hits += [_Hit(m.start(), m.end(), TIER_RELATIVE, unit="second", amount=0)
                  for m in words.NOW_RE.finditer(text)]
     if cjk or not words.WEEKDAY_TOKENS.isdisjoint(tokens):
         for m in _word_start_matches(words.WEEKDAY_TIME_RE, text,
-                                     _word_starts(text, words.WEEKDAY_TOKENS)):
+                                     words.word_starts(text, words.WEEKDAY_TOKENS)):
             if words.TRAILING_TIME_RE.match(text, m.end()) is not None:
                 hits.append(_Hit(m.start(), m.end(), TIER_RELATIVE, unit="weekday",
                                  amount=words.WEEKDAY_BY_NAME[_key(m["wd"])]))
