@@ -350,3 +350,19 @@ def test_case_insensitive_lookalikes_never_crash(text: str) -> None:
     lookups must follow them instead of raising KeyError."""
     found = parse_date(text, now=datetime(2024, 1, 1, tzinfo=UTC))
     assert found is None or found.iso
+
+
+def test_folding_characters_are_all_known() -> None:
+    """`date_words.FOLDING_RE` holds every character that matches a letter of the month and
+    weekday names case-insensitively without lower-casing to it: the screens that try those
+    regexes only at letter runs naming one rely on it (`date_words.word_starts`)."""
+    from winnow import date_words
+
+    letters = sorted(set("".join([*date_words.MONTH_BY_NAME, *date_words.WEEKDAY_BY_NAME]))
+                     - {"-"})
+    any_letter = re.compile("[" + "".join(map(re.escape, letters)) + "]", re.IGNORECASE)
+    each = {p: re.compile(re.escape(p), re.IGNORECASE) for p in letters}
+    folding = [c for c in map(chr, range(0x110000))
+               if any_letter.fullmatch(c)
+               and any(each[p].fullmatch(c) and c.lower() != p for p in letters)]
+    assert folding and all(date_words.FOLDING_RE.fullmatch(c) for c in folding)

@@ -38,7 +38,11 @@ from winnow.article_trim import (
     trailing_noise,
 )
 from winnow.econ import TreeStats
+from winnow.mibat_dom import page_dom
 from winnow.page import Page, wn_id
+
+PAGE_STATS = "econ_stats"
+"""`Page.derived` key of the page's ECON counts (`page_stats`)."""
 
 FULL_CONFIDENCE_PUNC = 20
 """Punctuation marks of prose at which the confidence in the summary-node reaches 1."""
@@ -167,8 +171,7 @@ def extract_once(page: Page, hints: PageHints | None = None,
     does, and ECON runs on what is left.
     """
     hints = hints or PageHints()
-    body = page.body
-    stats = econ.collect_stats(body)
+    stats = page_stats(page)
     page_chars = stats.chars[0]
     heading = stats.index.get(hints.title_heading) if hints.title_heading is not None else None
     roots = noise_roots(stats, heading, rules.class_hints)
@@ -193,6 +196,28 @@ def extract_once(page: Page, hints: PageHints | None = None,
     found_content.rules = rules
     found_content.snippet_chars = snippet_chars
     return found_content
+
+
+def page_stats(page: Page) -> TreeStats:
+    """ECON's counts of the page's body before any exclusion: collected once per page (every
+    pass of the retry ladder and the main region read the same tree), each caller gets its
+    own copy (`econ.copy_stats`)."""
+    stats = page.derived.get(PAGE_STATS)
+    if stats is None:
+        stats = page.derived[PAGE_STATS] = _collect_stats(page)
+    return econ.copy_stats(stats)
+
+
+def _collect_stats(page: Page) -> TreeStats:
+    """ECON's counts from the arrays MiBAT's DOM tree read the body into (the same elements
+    in the same order), or by a walk of its own when the body held comments."""
+    read = page_dom(page).read
+    if read is None or read.raw_texts is None or read.raw_tails is None:
+        return econ.collect_stats(page.body)
+    tree = read.tree
+    assert tree.elements is not None
+    return econ.stats_from_arrays(tree.elements, read.index, tree.parents, read.raw_texts,
+                                  read.raw_tails)
 
 
 def _indices(stats: TreeStats, elements: Iterable[HtmlElement]) -> set[int]:

@@ -131,9 +131,15 @@ def noise_roots(stats: TreeStats, heading: int | None = None,
     containers that are not layout wrappers (see `_is_wrapper`); class and id names count
     only with `class_hints`."""
     page_punc = max(stats.content_punc(0), 1)
-    roots = [i for i, el in enumerate(stats.elements)
-             if is_noise_hint(el, class_hints) and not _swallows_blocks(stats, i)
-             and not _is_wrapper(stats, i, heading, page_punc)]
+    roots: list[int] = []
+    i, n = 0, len(stats.elements)
+    while i < n:  # a root's subtree goes with it: what lies inside is not looked at
+        if is_noise_hint(stats.elements[i], class_hints) and not _swallows_blocks(stats, i) \
+                and not _is_wrapper(stats, i, heading, page_punc):
+            roots.append(i)
+            i = stats.end[i]
+        else:
+            i += 1
     roots.extend(teaser_lists(stats))
     return roots
 
@@ -163,6 +169,8 @@ def template_roots(stats: TreeStats, flagged: set[int]) -> list[int]:
     """Outermost elements all of whose text is template text (the own text of `flagged`
     elements): a container whose own words are template but that also holds the article
     must not take the article with it."""
+    if not flagged:
+        return []  # no template text: no element is all template
     n = len(stats.elements)
     template = [stats.own_chars[i] if i in flagged else 0 for i in range(n)]
     for i in range(n - 1, 0, -1):
@@ -192,7 +200,7 @@ def teaser_lists(stats: TreeStats) -> list[int]:
     groups: dict[tuple[int, str, str], list[int]] = {}
     for i in range(1, len(stats.elements)):
         el = stats.elements[i]
-        if el.tag in TEASER_TAGS and stats.chars[i]:
+        if stats.chars[i] and el.tag in TEASER_TAGS:
             key = (stats.parent[i], el.tag, el.get("class") or "")
             groups.setdefault(key, []).append(i)
     in_prose = prose_parents(stats)

@@ -1,5 +1,6 @@
 """The words and patterns `winnow.dates` reads dates with: month, weekday, unit and day words
-in each language it knows, and the regexes built from them.
+in each language it knows, the regexes built from them, and the screens that tell where those
+regexes can match.
 
 The regexes are compiled once at import and use bounded quantifiers only, so there is no
 catastrophic backtracking on long inputs. Names here are what `winnow.dates` uses; the
@@ -289,9 +290,20 @@ AGO_TOKENS = frozenset({"ago", "fa", "geleden", "назад", "atrás", "atras"}
 PREFIX_TOKENS = frozenset({"vor", "il", "hace", "há"})
 DAY_TOKENS = _first_tokens(w for ws in _DAY_WORDS.values() for w in ws) | {"ieri"}
 NOW_TOKENS = _first_tokens(p for p in NOW_PHRASES if p.isascii() or p[0].isalpha())
+NOW_PHRASE_TOKENS = tuple(frozenset(TOKEN_RE.findall(p.lower())) for p in NOW_PHRASES
+                          if p.isascii())
+"""The words of each ASCII phrase of `NOW_RE`: ASCII text holds all of one where it matches."""
 WEEKDAY_TOKENS = _first_tokens(WEEKDAY_BY_NAME)
+RELATIVE_TOKENS = AGO_TOKENS | PREFIX_TOKENS | DAY_TOKENS | NOW_TOKENS | WEEKDAY_TOKENS
+"""The words a relative date, a day word, "now" or a weekday starts with or ends on."""
 CJK_TRIGGERS = ("前", "今", "昨", "おととい", "刚", "剛", "たった", "星期", "周", "曜日")
 """Substrings that may start a CJK relative date or weekday (CJK text has no word breaks)."""
+
+FOLDING_RE = re.compile("[\u0130\u0131\u017f\u1c80-\u1c85]")
+"""The characters that match a letter of the month and weekday names case-insensitively but
+do not lower-case to it (İ, ı, ſ match "i", "i", "s"; old Cyrillic letter forms match
+"в", "д", "о", "с", "т"): in text without them the names match exactly where a letter run
+lower-cased is one (tests/test_dates.py checks every code point)."""
 
 DIGIT_RE = re.compile(r"\d")
 
@@ -319,3 +331,31 @@ RFC2822_RE = re.compile(
     r"(?:[A-Za-z]{3},\s{0,3})?\d{1,2}\s{1,3}[A-Za-z]{3}\s{1,3}\d{2,4}\s{1,3}\d{1,2}:\d{2}"
     r"(?::\d{2})?(?:\s{1,3}(?:[+-]\d{4}|[A-Za-z]{1,5}))?"
 )
+
+
+# --- screens: where the regexes can match -------------------------------------------------
+
+
+def word_starts(text: str, firsts: frozenset[str]) -> list[int]:
+    """Where the letter runs of `text` start that a match of a regex starting with one of
+    the words `firsts` (lower case, after a non-letter) may start at: in text whose
+    case-insensitive matching is lower-case equality (`plain_case`) only the runs that are
+    one of them, elsewhere every run."""
+    runs = TOKEN_RE.finditer(text)
+    if plain_case(text):
+        return [m.start() for m in runs if m[0].lower() in firsts]
+    return [m.start() for m in runs]
+
+
+def plain_case(text: str) -> bool:
+    """Whether the month and weekday names match case-insensitively in `text` exactly
+    where a letter run lower-cased is one (no character of `FOLDING_RE`: "ſ" matches "s")."""
+    return text.isascii() or FOLDING_RE.search(text) is None
+
+
+def may_say_now(text: str, tokens: set[str]) -> bool:
+    """Whether `NOW_RE` may match `text` with these lower-case `tokens`: the first word of
+    one of its phrases is there, and in ASCII text all words of one."""
+    if NOW_TOKENS.isdisjoint(tokens):
+        return False
+    return not text.isascii() or any(phrase <= tokens for phrase in NOW_PHRASE_TOKENS)

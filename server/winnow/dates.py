@@ -246,7 +246,7 @@ def _numeric_hits(text: str, lang_hint: str | None) -> list[_Hit]:
 
 def _name_hits(text: str) -> list[_Hit]:
     """Dates with a month name: day-month-year, month-day-year, month-year."""
-    starts = [m.start() for m in words.TOKEN_RE.finditer(text)]
+    starts = words.word_starts(text, words.MONTH_TOKENS)
     hits = [hit for m in words.DMY_RE.finditer(text) if (hit := _named(m, m["y"])) is not None]
     hits += [hit for m in _word_start_matches(words.MDY_RE, text, starts)
              if (hit := _named(m, m["y"])) is not None]
@@ -260,9 +260,9 @@ def _name_hits(text: str) -> list[_Hit]:
 
 def _word_start_matches(regex: re.Pattern[str], text: str,
                         starts: Iterable[int]) -> Iterator[re.Match[str]]:
-    """`regex.finditer(text)` for a regex that starts with a month name (`MONTH`): its
-    matches start where a letter run starts, so it is tried at those `starts` only (in
-    order, none inside the previous match) instead of at every character."""
+    """`regex.finditer(text)` for a regex that starts with a month or weekday name after a
+    non-letter: its matches start where a letter run starts, so it is tried at those
+    `starts` only (in order, none inside the previous match), not at every character."""
     end = 0
     for start in starts:
         if start < end:
@@ -331,11 +331,12 @@ def _relative_hits(
                              amount=_amount(m["n"])))
     if cjk or not words.DAY_TOKENS.isdisjoint(tokens):
         hits += _day_word_hits(text, lang_hint)
-    if cjk or not words.NOW_TOKENS.isdisjoint(tokens):
+    if cjk or words.may_say_now(text, tokens):
         hits += [_Hit(m.start(), m.end(), TIER_RELATIVE, unit="second", amount=0)
                  for m in words.NOW_RE.finditer(text)]
     if cjk or not words.WEEKDAY_TOKENS.isdisjoint(tokens):
-        for m in words.WEEKDAY_TIME_RE.finditer(text):
+        for m in _word_start_matches(words.WEEKDAY_TIME_RE, text,
+                                     words.word_starts(text, words.WEEKDAY_TOKENS)):
             if words.TRAILING_TIME_RE.match(text, m.end()) is not None:
                 hits.append(_Hit(m.start(), m.end(), TIER_RELATIVE, unit="weekday",
                                  amount=words.WEEKDAY_BY_NAME[_key(m["wd"])]))
@@ -379,7 +380,8 @@ def _candidates(text: str, lang_hint: str | None) -> list[_Hit]:
             hits += _name_hits(text)
         if "月" in text:
             hits += _cjk_hits(text)
-    hits += _relative_hits(text, tokens, cjk, lang_hint)
+    if cjk or not words.RELATIVE_TOKENS.isdisjoint(tokens):  # most texts have none
+        hits += _relative_hits(text, tokens, cjk, lang_hint)
     return hits
 
 

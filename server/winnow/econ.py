@@ -20,8 +20,9 @@ costs the same stack as a flat one. The module is pure: no I/O, no clock.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
@@ -109,13 +110,58 @@ def collect_stats(root: HtmlElement) -> TreeStats:
             parts.append([node.text or ""])
         if up >= 0 and node.tail:
             parts[up].append(node.tail)
-    own = [" ".join(texts) if len(texts) > 1 else texts[0] for texts in parts]
+    return _counted(elements, index, parent,
+                    [" ".join(texts) if len(texts) > 1 else texts[0] for texts in parts])
+
+
+def stats_from_arrays(elements: Sequence[HtmlElement], index: dict[HtmlElement, int],
+                      parent: Sequence[int], texts: Sequence[str],
+                      tails: Sequence[str]) -> TreeStats:
+    """`collect_stats` of a subtree of elements only (no comments), read already into
+    preorder arrays: each element, its number, its parent's number (-1 for the root), its
+    .text and its .tail ("" for None; the root's tail is not read)."""
+    own = list(texts)
+    parts: dict[int, list[str]] = {}  # the elements with children's tails: their pieces
+    for i in range(1, len(own)):
+        if tails[i]:
+            up = parent[i]
+            pieces = parts.get(up)
+            if pieces is None:
+                pieces = parts[up] = [texts[up]]
+            pieces.append(tails[i])
+    for i, pieces in parts.items():
+        own[i] = " ".join(pieces)
+    return _counted(list(elements), index, list(parent), own)
+
+
+def _counted(elements: list[HtmlElement], index: dict[HtmlElement, int], parent: list[int],
+             own: list[str]) -> TreeStats:
+    """The stats of preorder elements with their own texts (see `collect_stats`)."""
     n = len(elements)
-    stats = TreeStats(elements, index, parent, [_visible_len(t) for t in own],
-                      [punc_num(t) for t in own], [el.tag == "a" for el in elements],
-                      [], [], [], [], [], [False] * n)
+    chars = [_visible_len(t) for t in own]
+    stats = TreeStats(elements, index, parent, chars,
+                      [punc_num(t) if c else 0 for t, c in zip(own, chars, strict=True)],
+                      [el.tag == "a" for el in elements], [], [], [], [], _ends(parent),
+                      [False] * n)
     _aggregate(stats)
     return stats
+
+
+def _ends(parent: list[int]) -> list[int]:
+    """One past the last element of each element's subtree (preorder parents)."""
+    end = list(range(1, len(parent) + 1))
+    for i in range(len(parent) - 1, 0, -1):
+        p = parent[i]
+        if end[i] > end[p]:
+            end[p] = end[i]
+    return end
+
+
+def copy_stats(stats: TreeStats) -> TreeStats:
+    """A copy of `stats` that `exclude_subtrees` may change while `stats` stays as it is (the
+    element arrays are shared: nothing changes them, and the counts are replaced, not
+    changed in place)."""
+    return dataclasses.replace(stats, excluded=list(stats.excluded))
 
 
 def exclude_subtrees(stats: TreeStats, roots: Iterable[int]) -> None:
@@ -130,28 +176,28 @@ def exclude_subtrees(stats: TreeStats, roots: Iterable[int]) -> None:
 
 
 def _aggregate(stats: TreeStats) -> None:
-    """Sum own counts into subtree counts, skipping excluded elements."""
+    """Sum own counts into subtree counts, skipping excluded elements (`end`, which no
+    exclusion changes, is set once, by `_ends`)."""
     n = len(stats.elements)
     parent, excluded = stats.parent, stats.excluded
+    own_chars, own_punc, is_link = stats.own_chars, stats.own_punc, stats.is_link
     chars, punc = [0] * n, [0] * n
     link_chars, link_punc = [0] * n, [0] * n
-    end = [i + 1 for i in range(n)]
     for i in range(n - 1, -1, -1):
-        p = parent[i]
-        if p >= 0 and end[i] > end[p]:
-            end[p] = end[i]
         if excluded[i]:
             continue
-        chars[i] += stats.own_chars[i]
-        punc[i] += stats.own_punc[i]
-        if stats.is_link[i]:
-            link_chars[i], link_punc[i] = chars[i], punc[i]
+        subtree_chars = chars[i] + own_chars[i]
+        subtree_punc = punc[i] + own_punc[i]
+        chars[i], punc[i] = subtree_chars, subtree_punc
+        if is_link[i]:
+            link_chars[i], link_punc[i] = subtree_chars, subtree_punc
+        p = parent[i]
         if p >= 0:
-            chars[p] += chars[i]
-            punc[p] += punc[i]
+            chars[p] += subtree_chars
+            punc[p] += subtree_punc
             link_chars[p] += link_chars[i]
             link_punc[p] += link_punc[i]
-    stats.chars, stats.punc, stats.end = chars, punc, end
+    stats.chars, stats.punc = chars, punc
     stats.link_chars, stats.link_punc = link_chars, link_punc
 
 
@@ -183,11 +229,13 @@ def text_node_sets(stats: TreeStats) -> list[TextPara]:
     of that big-node, and `<tt><span>rsync</span></tt>` inside a sentence is no
     text-para of its own (Joint-para would prune it for having no punctuation).
     """
-    in_text = [False] * len(stats.elements)
+    n = len(stats.elements)
+    big = [is_big_node(stats, i) for i in range(n)]
+    in_text = [False] * n
     children: dict[int, list[int]] = {}
-    for i in range(1, len(stats.elements)):
+    for i in range(1, n):
         p = stats.parent[i]
-        in_text[i] = p > 0 and (in_text[p] or is_big_node(stats, p))
+        in_text[i] = p > 0 and (in_text[p] or big[p])
         if p >= 0 and not stats.excluded[i] and not in_text[i]:
             children.setdefault(p, []).append(i)
     sets: list[TextPara] = []
@@ -195,7 +243,7 @@ def text_node_sets(stats: TreeStats) -> list[TextPara]:
         lead = stats.elements[p].text
         run: list[int] = []
         for i in kids:
-            if is_big_node(stats, i):
+            if big[i]:
                 run.append(i)
                 continue
             if run:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 
 from winnow.article import ArticleContent, PageHints, extract_article, needs_retry
@@ -81,7 +81,8 @@ def extract_page(page: Page, template: Template | None = None,
     page_type = classify(page)
     reader_type = reader_page_type(page_type)
     clock.lap("pagetype")
-    retry = _learned_retry(page, page_type, meta) if learned_retry else needs_retry
+    estimates = _Estimates(page, page_type)
+    retry = _learned_retry(page, meta, estimates) if learned_retry else needs_retry
     forum = reader_type == "forum"
     found, rendered, role = _article_beside(page, meta, noise, thread, retry, forum)
     container = template.container if template is not None else None
@@ -100,7 +101,7 @@ def extract_page(page: Page, template: Template | None = None,
                         title=meta.title, url=url)
     if template is not None:
         result.cluster, result.pages_learned = template.cluster, template.pages_learned
-    scored = _Scored(page, page_type, found, titled)
+    scored = _Scored(estimates, found, titled)
     if kind == "thread" and thread is not None:
         result.posts = thread.posts
         if role == "opened" and rendered is not None and found is not None \
@@ -150,22 +151,42 @@ def extract_page(page: Page, template: Template | None = None,
 
 
 @dataclass
-class _Scored:
-    """What the quality estimate of a result reads besides the result's own text."""
+class _Estimates:
+    """The quality estimates of a page's results, each computed once: the retry trigger and
+    the result's confidence often estimate the same body."""
 
     page: Page
     page_type: PageType
+    known: dict[tuple[PageKind, str, int, bool, int],
+                tuple[ArticleContent | None, dict[str, float], float]] = \
+        field(default_factory=dict)
+    """Features and estimate by kind, text, body (its id; the entry keeps the body alive and
+    serves only that very body), whether the body is titled, and posts."""
+
+    def estimate(self, kind: PageKind, text: str, found: ArticleContent | None,
+                 titled: bool, posts: int = 0) -> tuple[dict[str, float], float]:
+        """A result's features and its estimated F1."""
+        key = (kind, text, id(found), titled, posts)
+        known = self.known.get(key)
+        if known is None or known[0] is not found:
+            feats = result_features(page_features(self.page), type_features(self.page_type),
+                                    kind, text, found, titled, posts)
+            known = self.known[key] = (found, feats, estimate(feats))
+        return known[1], known[2]
+
+
+@dataclass
+class _Scored:
+    """What the quality estimate of a result reads besides the result's own text."""
+
+    estimates: _Estimates
     found: ArticleContent | None
     titled: bool
 
-    def features(self, kind: PageKind, text: str, posts: int = 0) -> dict[str, float]:
-        feats = result_features(page_features(self.page), type_features(self.page_type), kind,
-                                text, self.found, self.titled, posts)
-        self.page.derived["quality_features"] = feats  # read by bench/train_models.py
-        return feats
-
     def confidence(self, kind: PageKind, text: str, posts: int = 0) -> float:
-        return round(estimate(self.features(kind, text, posts)), 3)
+        feats, value = self.estimates.estimate(kind, text, self.found, self.titled, posts)
+        self.estimates.page.derived["quality_features"] = feats  # read by bench/train_models.py
+        return round(value, 3)
 
 
 def _main_text(page: Page, meta: Metadata, found: ArticleContent | None,
@@ -211,7 +232,7 @@ def _article_beside(page: Page, meta: Metadata, noise: list[HtmlElement],
 RetryTrigger = Callable[[ArticleContent | None], bool]
 
 
-def _learned_retry(page: Page, page_type: PageType, meta: Metadata) -> RetryTrigger:
+def _learned_retry(page: Page, meta: Metadata, estimates: _Estimates) -> RetryTrigger:
     """The quality estimate as the retry ladder's trigger: no body, or a body whose
     estimated F1 is below `quality.RETRY_BELOW`, is tried again with looser rules (the
     article module keeps a retry only by its strict rule). On the article sets' tune pages it
@@ -220,10 +241,9 @@ def _learned_retry(page: Page, page_type: PageType, meta: Metadata) -> RetryTrig
         if found is None:
             return True
         rendered = _render(found, page, meta)
-        features = result_features(page_features(page), type_features(page_type), "article",
-                                   rendered.text if rendered else "", found,
-                                   _under_heading(found.source, meta.heading))
-        return estimate(features) < RETRY_BELOW
+        _, value = estimates.estimate("article", rendered.text if rendered else "", found,
+                                      _under_heading(found.source, meta.heading))
+        return value < RETRY_BELOW
     return retry
 
 

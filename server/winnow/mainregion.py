@@ -16,7 +16,7 @@ import copy
 from collections.abc import Sequence
 
 from winnow import econ
-from winnow.article import ArticleContent, is_noise_hint, label_regions
+from winnow.article import ArticleContent, is_noise_hint, label_regions, page_stats
 from winnow.article_candidates import HIDING_CLASSES
 from winnow.page import HtmlElement, Page, is_hidden, wn_id
 from winnow.pagetype import PageType, readerless_probability
@@ -69,14 +69,14 @@ def main_container(page: Page, near: HtmlElement | None = None,
         found = articles[0] if len(articles) == 1 else None
     if found is None:
         return None
-    stats = stats or econ.collect_stats(body)
+    stats = stats or page_stats(page)
     return found if stats.chars[stats.index[found]] >= MIN_MAIN_SHARE * stats.chars[0] else None
 
 
 def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
                 ) -> ArticleContent:
     """`root` without its furniture and the given `noise`, with the page's labels."""
-    stats = econ.collect_stats(page.body)
+    stats = page_stats(page)
     start = stats.index[root]
     drop = _furniture(stats, start, noise)
     clone = copy.deepcopy(root)
@@ -103,7 +103,7 @@ def is_spread_out(page: Page, page_type: PageType, body: HtmlElement,
 def body_share(page: Page, body: HtmlElement, noise: Sequence[HtmlElement] = ()) -> float:
     """The share of the main region's text (the main container around `body`, less its
     furniture and the given noise) that `body` holds; 1 when the region holds no text."""
-    stats = econ.collect_stats(page.body)
+    stats = page_stats(page)
     if body not in stats.index:
         return 1.0
     main = main_container(page, body, stats)

@@ -66,6 +66,9 @@ class DomTree:
     region's kind may be anchored on them, never a region of their own."""
     all_len: list[int]
     """Text length of v's subtree, hidden parts included."""
+    read: ReadTree | None = None
+    """The page as `tree.read_tree` read it (element numbers, raw texts): ECON's counts
+    start from it too (`article.page_stats`)."""
 
     @property
     def elements(self) -> Sequence[HtmlElement]:
@@ -120,7 +123,7 @@ def dom_tree(root: HtmlElement) -> DomTree:
         if parents[v] >= 0:
             counts[parents[v]] += counts[v]
     tree = _dates_one_tag(tree, cand, collapsed)
-    return DomTree(tree, cand, below, text_len, hidden, collapsed, all_len)
+    return DomTree(tree, cand, below, text_len, hidden, collapsed, all_len, read)
 
 
 def _dates_one_tag(tree: Tree, cand: Sequence[bool], collapsed: Sequence[bool]) -> Tree:

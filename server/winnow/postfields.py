@@ -12,6 +12,7 @@ Pure: no I/O, no clock (`now` is passed in).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from datetime import datetime
@@ -255,7 +256,12 @@ def author_fields(dom: RecordView, v: int | None,
 def author_hinted(el: HtmlElement | None) -> bool:
     if el is None:
         return False
-    names = f"{names_of(el)} {el.get('itemprop') or ''}"
+    return _names_author(f"{names_of(el)} {el.get('itemprop') or ''}")
+
+
+@functools.lru_cache(maxsize=8192)
+def _names_author(names: str) -> bool:
+    """Whether class, id and itemprop names name an author (cached: a page repeats them)."""
     words = class_words(names)
     return any(_stem_word(w, AUTHOR_WORDS, AUTHOR_STEMS) for w in words) \
         and not any(_stem_word(w, frozenset(NOT_AUTHOR_STEMS), NOT_AUTHOR_STEMS) for w in words)

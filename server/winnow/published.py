@@ -98,7 +98,7 @@ def shown_date(heading: HtmlElement, in_furniture: Callable[[HtmlElement], bool]
     for el in (*after, *reversed(before)):
         if not isinstance(el.tag, str) or len(el) > 3:
             continue
-        text = " ".join(el.xpath("string()").split())
+        text = " ".join(el.text_content().split())
         if not text or len(text) > SHOWN_DATE_CHARS or not is_date_pivot(text):
             continue
         match = parse_date(text)
@@ -151,7 +151,7 @@ def _text_before(el: HtmlElement) -> str:
     """The last LABEL_CHARS characters of text in `el`'s parent before `el`."""
     previous = el.getprevious()
     if previous is not None:
-        text = previous.xpath("string()")[-LABEL_CHARS:] + (previous.tail or "")
+        text = previous.text_content()[-LABEL_CHARS:] + (previous.tail or "")
     else:
         parent = el.getparent()
         text = (parent.text or "") if parent is not None else ""
@@ -160,7 +160,7 @@ def _text_before(el: HtmlElement) -> str:
 
 def _microdata_dates(root: HtmlElement) -> Iterator[str]:
     """Values of elements (meta tags too) with `itemprop="datePublished"`."""
-    for el in root.iterfind(".//*[@itemprop]"):
+    for el in root.xpath("descendant::*[@itemprop]"):  # libxml2's, not ElementPath's walk
         if (el.get("itemprop") or "").strip().lower() != "datepublished":
             continue
         value = el.get("content") or el.get("datetime") or el.text_content()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from urllib.parse import urlsplit
 
 import lxml.etree as etree
@@ -109,13 +110,29 @@ _SKIP, _BOUNDARY, _INLINE = object(), object(), object()
 
 @dataclass
 class Rendered:
-    """The reader body in every output form, plus the image URLs it shows."""
+    """The reader body in every output form, plus the image URLs it shows. The HTML, the
+    Markdown and the word count are made when first read: most bodies rendered during an
+    extraction (the retry trigger's, a thread's role check, a main region's) are only read
+    as text."""
 
-    html: str
     text: str
-    markdown: str
-    word_count: int
+    root: etree._Element = field(repr=False, compare=False)
+    """The clean tree the HTML and the Markdown are serialized from."""
     images: list[str] = field(default_factory=list)
+    code_classes: set[str] = field(default_factory=set, repr=False, compare=False)
+    """The language-x classes the code blocks of `root` may keep (see `sanitize_html`)."""
+
+    @cached_property
+    def html(self) -> str:
+        return sanitize_html(self.root, self.code_classes)
+
+    @cached_property
+    def markdown(self) -> str:
+        return to_markdown(self.root)
+
+    @cached_property
+    def word_count(self) -> int:
+        return count_words(self.text)
 
 
 def render_article(content: HtmlElement, base_url: str | None,
@@ -138,8 +155,7 @@ def render_article(content: HtmlElement, base_url: str | None,
     if captions_are_the_text(root, text):
         text = to_text(root)
     images = list(dict.fromkeys(img.get("src", "") for img in root.iter("img")))
-    return Rendered(html=sanitize_html(root, renderer.code_classes), text=text,
-                    markdown=to_markdown(root), word_count=count_words(text), images=images)
+    return Rendered(text=text, images=images, root=root, code_classes=renderer.code_classes)
 
 
 def _math_text(el: etree._Element, text: str | None) -> None:

@@ -18,6 +18,7 @@ Recognised by structure, not by lists of English words:
 
 from __future__ import annotations
 
+import functools
 import re
 
 import lxml.etree as etree
@@ -97,9 +98,15 @@ def is_caption_region(el: HtmlElement) -> bool:
     if tag == "figure":
         return next(el.iter("img", "picture"), None) is not None
     names = f"{el.get('class') or ''} {el.get('id') or ''}"
-    if not names.strip() or CAPTION_TOKENS.isdisjoint(name_tokens(names)):
+    if not names.strip() or not _names_caption(names):
         return False
     return _short_text(el, CAPTION_MAX_CHARS)
+
+
+@functools.lru_cache(maxsize=8192)
+def _names_caption(names: str) -> bool:
+    """Whether class and id names name a caption (cached: a page repeats its class names)."""
+    return not CAPTION_TOKENS.isdisjoint(name_tokens(names))
 
 
 def is_control(el: HtmlElement) -> bool:

@@ -20,6 +20,7 @@ import functools
 import json
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 from typing import Any
 
@@ -50,6 +51,11 @@ class Tree:
         return self.value[node]
 
 
+_FlatTree = tuple[int, tuple[int, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...],
+                  tuple[float, ...]]
+"""A tree as its output's number and its node lists: feature, threshold, left, right, value."""
+
+
 @dataclass(frozen=True)
 class Ensemble:
     """A boosted ensemble: raw score k = base[k] + learning_rate * sum of stage trees k."""
@@ -69,20 +75,25 @@ class Ensemble:
         except KeyError as missing:
             raise ModelError(f"feature {missing} missing for the model") from None
 
+    @cached_property
+    def _flat(self) -> tuple[_FlatTree, ...]:
+        """Every tree in evaluation order (stage by stage) with its output and node lists."""
+        return tuple((k, tree.feature, tree.threshold, tree.left, tree.right, tree.value)
+                     for stage in self.trees for k, tree in enumerate(stage))
+
     def raw(self, features: dict[str, float]) -> list[float]:
         """The raw score of each output."""
         row = self.row(features)
         scores = list(self.base)
         rate = self.learning_rate
-        for stage in self.trees:
-            for k, tree in enumerate(stage):
-                # Tree.predict inlined: a model holds hundreds of trees, evaluated per page
-                node = 0
-                feature, threshold, left, right = (tree.feature, tree.threshold, tree.left,
-                                                   tree.right)
-                while feature[node] >= 0:
-                    node = left[node] if row[feature[node]] <= threshold[node] else right[node]
-                scores[k] += rate * tree.value[node]
+        for k, feature, threshold, left, right, value in self._flat:
+            # Tree.predict inlined: a model holds hundreds of trees, evaluated per page
+            node = 0
+            f = feature[0]
+            while f >= 0:
+                node = left[node] if row[f] <= threshold[node] else right[node]
+                f = feature[node]
+            scores[k] += rate * value[node]
         return scores
 
     def predict(self, features: dict[str, float]) -> float:
