@@ -7,6 +7,7 @@ from winnow.router import (
     MIN_CONTENT_CHARS,
     MIN_POST_CHARS,
     MIN_STORY_CHARS,
+    readerless_records,
     thread_role,
 )
 
@@ -75,3 +76,16 @@ def test_forum_with_one_reply_under_the_title_is_a_thread() -> None:
     page is typed forum: then a first post under the topic's title and its one reply."""
     assert thread_role([400, 300], 2, 0, False, False, headed=True) == "none"
     assert thread_role([400, 300], 2, 0, False, False, headed=True, forum=True) == "thread"
+
+
+def test_a_readerless_page_opens_no_thread_and_carries_no_comments() -> None:
+    """A product's signed reviews are records, but the page is no thread nor an article with
+    comments; they stay out of its main text. A listing's entries that would be a thread are
+    its content."""
+    assert readerless_records("thread", "product") == ("none", False)
+    assert readerless_records("comments", "service") == ("none", False)
+    assert readerless_records("thread", "listing") == ("none", True)
+    assert readerless_records("opened", "listing") == ("none", True)
+    assert readerless_records("comments", "listing") == ("none", False)
+    assert readerless_records("thread", "forum") == ("thread", False)
+    assert readerless_records("comments", "article") == ("comments", False)

@@ -18,7 +18,7 @@ from winnow.posts import PageContext, Thread, find_thread, opening_post
 from winnow.quality import RETRY_BELOW, estimate, result_features
 from winnow.render import Rendered, render_article
 from winnow.result import Article, ArticleInfo, Extraction, PageKind
-from winnow.router import ThreadRole, route, thread_role, weighted_length
+from winnow.router import ThreadRole, readerless_records, route, thread_role, weighted_length
 from winnow.sitemodel import SiteModel, Template
 from winnow.threadpage import next_page, thread_noise_map, thread_title
 from winnow.threadtext import posts_text
@@ -90,6 +90,7 @@ def extract_page(page: Page, template: Template | None = None,
                                                 thread, retry, forum)
     if found is not None:
         meta.dir = text_direction(page, found.source)
+    role, entries = readerless_records(role, reader_type)
     clock.lap("extract")
     titled = found is not None and _under_heading(found.source, meta.heading)
     kind: PageKind = "thread" if role in ("thread", "opened") else "article" \
@@ -115,7 +116,7 @@ def extract_page(page: Page, template: Template | None = None,
                                               len(thread.posts))
         result.timing_ms = clock.done()
         return result
-    known_noise = noise + (thread.elements if thread else [])
+    known_noise = noise + (thread.elements if thread and not entries else [])
     region: tuple[ArticleContent, str] | None = None
     if kind == "article" and found is not None and reader_type == "documentation":
         found, rendered = _whole_document(page, meta, found, rendered, known_noise)

@@ -67,6 +67,24 @@ READERLESS_TYPES = frozenset({"listing", "product", "service"})
 is not read as prose; its main region still goes to the corpus as `main_text`."""
 
 
+ENTRY_TYPES = frozenset({"listing"})
+"""Readerless types whose signed records (MiBAT's), when they hold most of the page as a
+thread's posts would, are the page's content, its entries: a blog's or a news site's list of
+posts. On the other readerless types they are what buyers and clients wrote beside the
+content (a product's reviews, a service's testimonials)."""
+
+
+def readerless_records(role: ThreadRole, page_type: str) -> tuple[ThreadRole, bool]:
+    """The record region's role on a page of type `page_type` (see `pagetype`), and whether
+    the records are the page's content. A page of one of READERLESS_TYPES opens no thread
+    and carries no comments (role "none": its kind is "other"); its records stay out of its
+    main region, as any records that are not a thread do, unless they would have been the
+    thread of a page of ENTRY_TYPES."""
+    if page_type not in READERLESS_TYPES:
+        return role, False
+    return "none", page_type in ENTRY_TYPES and role in ("thread", "opened")
+
+
 def route(page: Page, content_text: str, page_chars: int, titled: bool = False,
           page_type: str = "article") -> PageKind:
     """Decide the page kind: "other" for a page whose type (`page_type`, see `pagetype`) is
