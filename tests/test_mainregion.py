@@ -133,3 +133,24 @@ def test_given_noise_leaves_the_region() -> None:
     page = parse_page(service_page())
     sections = page.body.findall(".//section")
     assert body_share(page, sections[0], sections[1:]) == 1.0
+
+
+def test_a_block_repeating_an_earlier_ones_text_is_left_out_of_the_main_text() -> None:
+    """A responsive layout prints a product's description twice (desktop and mobile); the
+    main text holds it once. A repeat shorter than MIN_TWIN_CHARS, and the same feature in two
+    plans' lists, stay."""
+    plan = ("<ul><li>Unlimited projects, unlimited storage and a dedicated account manager for "
+            "the whole team</li><li>{}</li></ul>")
+    html = ("<html><body><main><h1>Brass lamp</h1>"
+            f"<div class='desktop'><p>{PROSE}</p></div><div class='mobile'><p>{PROSE}</p></div>"
+            "<p>Add to cart</p><p>Add to cart</p>"
+            + plan.format("Basic") + plan.format("Pro") + "</main></body></html>")
+    page = parse_page(html, "https://shop.example/lamps/brass")
+    main = main_container(page)
+    assert main is not None
+    for twins, copies in ((False, 2), (True, 1)):
+        region = main_region(page, main, drop_twins=twins)
+        text = render_article(region.content, page.url, None, None).text
+        assert text.count("patina of the brass") == copies
+        assert text.count("Add to cart") == 2
+        assert text.count("dedicated account manager") == 2

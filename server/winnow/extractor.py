@@ -174,7 +174,7 @@ def _main_text(page: Page, meta: Metadata, found: ArticleContent | None,
     """The page's main region (around ECON's body when there is one) without furniture and
     `noise`, and its text: what a page without a reader view gives the corpus."""
     main = main_container(page, found.source if found else None)
-    region = main_region(page, page.body if main is None else main, noise)
+    region = main_region(page, page.body if main is None else main, noise, drop_twins=True)
     return region, render_article(region.content, page.url, meta.title, meta.byline).text
 
 

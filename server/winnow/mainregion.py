@@ -38,6 +38,15 @@ header, nav, footer or aside element) is the page's wrapper rather than furnitur
 layout, a sticky-footer shell or a whole-page form holds the content itself. Its inside is
 still read block by block."""
 
+MIN_TWIN_CHARS = 80
+"""Characters of text from which a block that repeats an earlier block's text word for word
+is that block's twin (a responsive layout's mobile and desktop copies of a product's
+description, a card shown in two carousels) and is left out: shorter repeats are labels,
+prices and buttons that recur for a reason."""
+
+ITEM_TAGS = frozenset({"li", "dt", "dd", "tr", "td", "th"})
+"""Items of a list or table, and all inside them, are never twins: the same line in two
+pricing plans' feature lists, or in two rows of a table, is a feature both have."""
 
 SPREAD_LEAN = 0.5
 """Probability of the readerless types (listing, product, service) from which a page read as
@@ -73,12 +82,16 @@ def main_container(page: Page, near: HtmlElement | None = None,
     return found if stats.chars[stats.index[found]] >= MIN_MAIN_SHARE * stats.chars[0] else None
 
 
-def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
-                ) -> ArticleContent:
-    """`root` without its furniture and the given `noise`, with the page's labels."""
+def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = (),
+                drop_twins: bool = False) -> ArticleContent:
+    """`root` without its furniture and the given `noise`, with the page's labels; with
+    `drop_twins`, without the blocks that repeat an earlier one's text (`_twins`: a page's main
+    text, not a document whose language tabs each repeat the same notes)."""
     stats = econ.collect_stats(page.body)
     start = stats.index[root]
     drop = _furniture(stats, start, noise)
+    if drop_twins:
+        drop = sorted(drop + _twins(stats, start, set(drop)))
     clone = copy.deepcopy(root)
     clone.tail = None
     twins = list(clone.iter())
@@ -128,6 +141,32 @@ def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement]) 
         else:
             i += 1
     return drop
+
+
+def _twins(stats: econ.TreeStats, start: int, drop: set[int]) -> list[int]:
+    """The blocks under element `start`, outside the `drop`ped ones, whose text (of
+    MIN_TWIN_CHARS or more, spaces normalised) an earlier block outside them already holds;
+    outermost only. A wrapper and its only child share their text and are no twins; list
+    items and table cells (ITEM_TAGS) are not searched."""
+    seen: dict[str, int] = {}
+    twins: list[int] = []
+    i = start + 1
+    while i < stats.end[start]:
+        if i in drop:
+            i = stats.end[i]
+            continue
+        if stats.elements[i].tag in ITEM_TAGS:
+            i = stats.end[i]
+            continue
+        if stats.chars[i] >= MIN_TWIN_CHARS:
+            text = " ".join(stats.elements[i].text_content().split())
+            first = seen.setdefault(text, i)
+            if first != i and stats.end[first] <= i:
+                twins.append(i)
+                i = stats.end[i]
+                continue
+        i += 1
+    return twins
 
 
 def _is_wrapper(el: HtmlElement, chars: int, wrapper_chars: float) -> bool:
