@@ -154,3 +154,27 @@ def test_a_block_repeating_an_earlier_ones_text_is_left_out_of_the_main_text() -
         assert text.count("patina of the brass") == copies
         assert text.count("Add to cart") == 2
         assert text.count("dedicated account manager") == 2
+
+
+def test_folded_panels_are_in_the_main_region() -> None:
+    """A tab panel, an accordion body a button with aria-expanded controls and a Bootstrap
+    collapse are content hidden until clicked; a hidden cart, and a dialog a button opens,
+    are not."""
+    html = ("<html><body><main><h1>Send a message</h1>"
+            "<div role='tablist'><button role='tab' aria-controls='py'>Python</button>"
+            "<button role='tab' aria-controls='go'>Go</button></div>"
+            "<div role='tabpanel' id='py'><p>Install the Python helper library first.</p></div>"
+            "<div role='tabpanel' id='go' hidden><p>Install the Go helper module first.</p></div>"
+            "<button aria-expanded='false' aria-controls='faq1'>Is there a free plan?</button>"
+            "<div id='faq1' style='display: none'><p>Yes, for up to three users.</p></div>"
+            "<a data-toggle='collapse' href='#more'>More</a>"
+            "<div id='more' class='collapse hidden'><p>It ships worldwide in two days.</p></div>"
+            f"<p>{PROSE}</p>"
+            "<div class='cart' hidden><p>Your cart is empty.</p></div>"
+            "<button aria-expanded='false' aria-controls='signup'>Sign up</button>"
+            "<div id='signup' role='dialog' hidden><p>Get our newsletter.</p></div>"
+            "</main></body></html>")
+    text = region_text(html)
+    for shown in ("Python helper", "Go helper", "three users", "two days", "patina"):
+        assert shown in text
+    assert "cart is empty" not in text and "newsletter" not in text

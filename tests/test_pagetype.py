@@ -166,3 +166,20 @@ def test_malformed_models_are_refused() -> None:
     for bad in (broken_link, wide, {**good, "base": [0.1, 0.2]}, {"kind": "regressor"}):
         with pytest.raises(ModelError):
             parse_model(bad)
+
+
+def test_documentation_keeps_the_code_of_its_folded_tabs() -> None:
+    """A reference page shows one language's code and folds the others into hidden tab
+    panels; the reader view of the document holds every tab."""
+    tabs = ("<div class='tabs' role='tablist'><a role='tab' aria-controls='tab-py'>Python</a>"
+            "<a role='tab' aria-controls='tab-rb'>Ruby</a></div>"
+            "<div role='tabpanel' id='tab-py'><pre>settings = load('app.toml')</pre></div>"
+            "<div role='tabpanel' id='tab-rb' hidden><pre>settings = Parser.load('app.toml')"
+            "</pre></div>")
+    html = doc_page().replace("</section></div>", f"{tabs}</section></div>", 1)
+    page = parse_page(html, DOC_URL)
+    assert reader_page_type(classify(page)) == "documentation"
+    result = extract(html, DOC_URL)
+    assert result.article is not None
+    assert "Parser.load('app.toml')" in result.article.text
+    assert "Section 2 of the parser API" in result.article.text

@@ -13,11 +13,12 @@ it renders and maps like ECON's body. Pure: no I/O.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from winnow import econ
 from winnow.article import ArticleContent, is_noise_hint, label_regions
 from winnow.article_candidates import HIDING_CLASSES
+from winnow.folded import folded_panels, unfold
 from winnow.page import HtmlElement, Page, is_hidden, wn_id
 from winnow.pagetype import PageType, readerless_probability
 
@@ -43,7 +44,6 @@ MIN_TWIN_CHARS = 80
 is that block's twin (a responsive layout's mobile and desktop copies of a product's
 description, a card shown in two carousels) and is left out: shorter repeats are labels,
 prices and buttons that recur for a reason."""
-
 ITEM_TAGS = frozenset({"li", "dt", "dd", "tr", "td", "th"})
 """Items of a list or table, and all inside them, are never twins: the same line in two
 pricing plans' feature lists, or in two rows of a table, is a feature both have."""
@@ -89,12 +89,15 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
     text, not a document whose language tabs each repeat the same notes)."""
     stats = econ.collect_stats(page.body)
     start = stats.index[root]
-    drop = _furniture(stats, start, noise)
+    panels = folded_panels(page, root)
+    drop = _furniture(stats, start, noise, panels)
     if drop_twins:
         drop = sorted(drop + _twins(stats, start, set(drop)))
     clone = copy.deepcopy(root)
     clone.tail = None
     twins = list(clone.iter())
+    for el in panels:
+        unfold(twins[stats.index[el] - start], HIDING_CLASSES)
     for i in drop:
         twin = twins[i - start]
         if twin.getparent() is not None:
@@ -125,9 +128,10 @@ def body_share(page: Page, body: HtmlElement, noise: Sequence[HtmlElement] = ())
     return min(1.0, stats.chars[stats.index[body]] / region) if region > 0 else 1.0
 
 
-def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement]) -> list[int]:
+def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
+               panels: Collection[HtmlElement] = ()) -> list[int]:
     """The indices of the furniture blocks and given `noise` under element `start`, outermost
-    only (a dropped block's inside is not visited)."""
+    only (a dropped block's inside is not visited). Folded `panels` are judged as shown."""
     given = {stats.index[el] for el in noise if el in stats.index}
     drop: list[int] = []
     wrapper_chars = WRAPPER_SHARE * stats.chars[start]
@@ -135,7 +139,8 @@ def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement]) 
     while i < stats.end[start]:
         el = stats.elements[i]
         if i in given or el.tag in FURNITURE_TAGS \
-                or is_noise_hint(el) and not _is_wrapper(el, stats.chars[i], wrapper_chars):
+                or is_noise_hint(el, shown=el in panels) \
+                and not _is_wrapper(el, stats.chars[i], wrapper_chars):
             drop.append(i)
             i = stats.end[i]
         else:
