@@ -8,6 +8,9 @@ import math
 import pytest
 from model_reference import model_data, reference_probabilities
 from winnow import extract
+from winnow.article import extract_article
+from winnow.extractor import _whole_document
+from winnow.metadata import extract_metadata
 from winnow.page import parse_page
 from winnow.pagefeatures import page_features
 from winnow.pagetype import MIN_TYPED_CHARS, PAGE_TYPES, classify, reader_page_type
@@ -183,3 +186,28 @@ def test_documentation_keeps_the_code_of_its_folded_tabs() -> None:
     assert result.article is not None
     assert "Parser.load('app.toml')" in result.article.text
     assert "Section 2 of the parser API" in result.article.text
+
+
+def test_documentation_whose_body_is_its_main_container_is_read_as_a_region() -> None:
+    """When ECON's body is the main container itself (paragraphs right in <main>), the reader
+    view is still that container read as a region: its folded tabs shown."""
+    prose = ("<p>The parser reads a configuration file, checks every key against its schema, "
+             "and returns a mapping of settings. This part explains how to call it, which "
+             "errors it raises, and how to extend it with your own loaders.</p>")
+    code = "".join(f"<pre>from parser import load\nsettings = load('config{i}.toml')</pre>"
+                   f"{prose}" for i in range(1, 4))
+    html = ("<html><head><title>Loaders — Example 2.1 documentation</title>"
+            "<meta name='generator' content='Sphinx'></head><body>"
+            "<div class='sphinxsidebar' role='navigation'><h3>Navigation</h3><ul>"
+            + "".join(f"<li><a href='/docs/{n}.html'>{n} guide</a></li>" for n in range(9))
+            + f"</ul></div><main><h1>Loaders</h1>{code}<div role='tablist'><a role='tab' "
+            "aria-controls='tab-rb'>Ruby</a></div><div role='tabpanel' id='tab-rb' hidden><pre>"
+            "settings = Parser.load('app.toml')</pre></div></main>"
+            "<div class='footer'>© Example authors. Built with Sphinx.</div></body></html>")
+    page = parse_page(html, DOC_URL)
+    meta = extract_metadata(page)
+    found = extract_article(page)
+    assert found is not None and found.source.tag == "main"
+    region, rendered = _whole_document(page, meta, found, None, [])
+    assert rendered is not None and "Parser.load('app.toml')" in rendered.text
+    assert "guide" not in rendered.text and "Built with Sphinx" not in rendered.text

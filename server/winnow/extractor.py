@@ -183,10 +183,12 @@ def _whole_document(page: Page, meta: Metadata, found: ArticleContent,
                     ) -> tuple[ArticleContent, Rendered | None]:
     """A documentation page's whole main container around ECON's body, without its sidebar,
     table of contents and other furniture: ECON takes one section of a reference page, the
-    reader wants all of them, with their code, tables and headings."""
+    reader wants all of them, with their code, tables and headings. A body that is the main
+    container itself is read as a region too: ECON's pruning drops its folded tabs and the
+    code and headings it finds no sentences in."""
     container = main_container(page, found.source)
-    if container is None or container is found.source \
-            or container not in found.source.iterancestors():
+    if container is None \
+            or container is not found.source and container not in found.source.iterancestors():
         return found, rendered
     region = main_region(page, container, noise)
     return region, _render(region, page, meta)
