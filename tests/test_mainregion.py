@@ -7,10 +7,12 @@ from __future__ import annotations
 from winnow.mainregion import (
     SPREAD_BODY_SHARE,
     SPREAD_LEAN,
+    SPREAD_TEXT_SHARE,
     body_share,
     is_spread_out,
     main_container,
     main_region,
+    text_share,
 )
 from winnow.page import parse_page
 from winnow.pagetype import PageType
@@ -178,3 +180,12 @@ def test_folded_panels_are_in_the_main_region() -> None:
     for shown in ("Python helper", "Go helper", "three users", "two days", "patina"):
         assert shown in text
     assert "cart is empty" not in text and "newsletter" not in text
+
+
+def test_the_text_econ_kept_of_a_large_body_is_its_share() -> None:
+    """ECON's body may be the whole page of which its pruning kept one paragraph: what it
+    kept, not the element, is measured against the region's text."""
+    assert text_share("One short paragraph.", "One short paragraph. " * 4) < SPREAD_TEXT_SHARE
+    assert text_share("Most of the text. " * 9, "Most of the text. " * 10) > SPREAD_TEXT_SHARE
+    assert text_share("Anything", "") == 1.0
+    assert text_share("一段很短的话。", "一段很短的话。" + "Some more words. " * 2) > 0.3

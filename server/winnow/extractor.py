@@ -9,11 +9,24 @@ from datetime import UTC, datetime
 
 from winnow.article import ArticleContent, PageHints, extract_article, needs_retry
 from winnow.consensus import outside, strays
-from winnow.mainregion import is_spread_out, main_container, main_region
+from winnow.mainregion import (
+    SPREAD_LEAN,
+    SPREAD_TEXT_SHARE,
+    is_spread_out,
+    main_container,
+    main_region,
+    text_share,
+)
 from winnow.metadata import Metadata, extract_metadata, text_direction
 from winnow.page import HtmlElement, Page, parse_page
 from winnow.pagefeatures import page_features
-from winnow.pagetype import PageType, classify, reader_page_type, type_features
+from winnow.pagetype import (
+    PageType,
+    classify,
+    reader_page_type,
+    readerless_probability,
+    type_features,
+)
 from winnow.posts import PageContext, Thread, find_thread, opening_post
 from winnow.quality import RETRY_BELOW, estimate, result_features
 from winnow.render import Rendered, render_article
@@ -122,11 +135,15 @@ def extract_page(page: Page, template: Template | None = None,
         found, rendered = _whole_document(page, meta, found, rendered, known_noise)
     elif kind == "article" and found is not None and rendered is not None and role == "none" \
             and not titled and reader_type == "article" \
-            and is_spread_out(page, page_type, found.source, known_noise):
-        # ECON's body may be one block of a listing's or a service page's many: the quality
-        # estimate says which reading is better, the body or the whole main region
+            and readerless_probability(page_type) >= SPREAD_LEAN:
+        # ECON's body may be one block of a listing's or a service page's many, or what its
+        # pruning left of the page's: the quality estimate says which reading is better, the
+        # body or the whole main region
         region = _main_text(page, meta, found, known_noise)
-        if scored.confidence("other", region[1]) > scored.confidence("article", rendered.text):
+        spread = is_spread_out(page, page_type, found.source, known_noise) \
+            or text_share(rendered.text, region[1]) < SPREAD_TEXT_SHARE
+        if spread and scored.confidence("other", region[1]) \
+                > scored.confidence("article", rendered.text):
             kind = "other"
     if found is None or rendered is None or kind != "article":
         result.kind = "other"  # no reader view; the main region for the corpus

@@ -21,6 +21,7 @@ from winnow.article_candidates import HIDING_CLASSES
 from winnow.folded import folded_panels, unfold
 from winnow.page import HtmlElement, Page, is_hidden, wn_id
 from winnow.pagetype import PageType, readerless_probability
+from winnow.router import weighted_length
 
 FURNITURE_TAGS = frozenset({"header", "nav", "footer", "aside"})
 """Tags that hold page furniture inside a main region (a docs page's sidebar and table of
@@ -57,6 +58,14 @@ SPREAD_BODY_SHARE = 0.5
 """Share of the main region's text below which ECON's body is one block of a page spread over
 many (a service page's sections, a listing's cards): such a page leaning to a readerless type
 is "other", its whole main region its text. An article's body holds most of its region."""
+
+
+SPREAD_TEXT_SHARE = 0.45
+"""Share of the main region's text below which the text ECON kept of its body (`text_share`)
+says the page is spread out even when the body's element holds more: ECON's pruning kept a
+few blocks of a large one. A little under SPREAD_BODY_SHARE, the quality estimate being a
+weak judge near half: at 0.5 a readability article (0.475) went to "other"; 0.45 keeps it
+and gives up one WCXB service page (0.463)."""
 
 
 def main_container(page: Page, near: HtmlElement | None = None,
@@ -126,6 +135,14 @@ def body_share(page: Page, body: HtmlElement, noise: Sequence[HtmlElement] = ())
     start = stats.index[page.body if main is None else main]
     region = stats.chars[start] - sum(stats.chars[i] for i in _furniture(stats, start, noise))
     return min(1.0, stats.chars[stats.index[body]] / region) if region > 0 else 1.0
+
+
+def text_share(body_text: str, region_text: str) -> float:
+    """The share of the main region's text (weighted length) the body's rendered text holds;
+    1 when the region has none. ECON's body may be a large block of which its pruning kept a
+    few paragraphs: its element then holds most of the region, its text does not."""
+    region = weighted_length(region_text)
+    return min(1.0, weighted_length(body_text) / region) if region else 1.0
 
 
 def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
