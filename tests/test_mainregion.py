@@ -189,3 +189,19 @@ def test_the_text_econ_kept_of_a_large_body_is_its_share() -> None:
     assert text_share("Most of the text. " * 9, "Most of the text. " * 10) > SPREAD_TEXT_SHARE
     assert text_share("Anything", "") == 1.0
     assert text_share("一段很短的话。", "一段很短的话。" + "Some more words. " * 2) > 0.3
+
+
+def test_a_product_pages_reviews_leave_its_main_region() -> None:
+    """On a product page the block named for customer reviews is furniture beside the
+    product's own text; elsewhere (a service page's testimonials) it stays."""
+    html = ("<html><body><main><h1>Brass lamp</h1>"
+            f"<div class='product-description'><p>{PROSE}</p></div>"
+            "<section class='product-reviews'><h2>Reviews</h2><p>Lovely lamp, arrived well "
+            "packed and works with any bulb I tried.</p></section></main></body></html>")
+    page = parse_page(html, "https://shop.example/lamps/brass")
+    main = main_container(page)
+    assert main is not None
+    for drop_reviews, kept in ((False, True), (True, False)):
+        region = main_region(page, main, drop_reviews=drop_reviews)
+        text = render_article(region.content, page.url, None, None).text
+        assert "patina" in text and ("arrived well packed" in text) == kept

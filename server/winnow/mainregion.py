@@ -17,7 +17,8 @@ from collections.abc import Collection, Sequence
 
 from winnow import econ
 from winnow.article import ArticleContent, is_noise_hint, label_regions
-from winnow.article_candidates import HIDING_CLASSES
+from winnow.article_candidates import HIDING_CLASSES, class_names
+from winnow.article_names import has_word, name_tokens
 from winnow.folded import folded_panels, unfold
 from winnow.page import HtmlElement, Page, is_hidden, wn_id
 from winnow.pagetype import PageType, readerless_probability
@@ -48,6 +49,10 @@ prices and buttons that recur for a reason."""
 ITEM_TAGS = frozenset({"li", "dt", "dd", "tr", "td", "th"})
 """Items of a list or table, and all inside them, are never twins: the same line in two
 pricing plans' feature lists, or in two rows of a table, is a feature both have."""
+
+REVIEW_WORDS = frozenset({"review", "reviews"})
+"""Class and id words of the block that holds a product page's customer reviews: on a
+product page it is furniture beside the product's own text, as an article's comments are."""
 
 SPREAD_LEAN = 0.5
 """Probability of the readerless types (listing, product, service) from which a page read as
@@ -92,14 +97,14 @@ def main_container(page: Page, near: HtmlElement | None = None,
 
 
 def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = (),
-                drop_twins: bool = False) -> ArticleContent:
+                drop_twins: bool = False, drop_reviews: bool = False) -> ArticleContent:
     """`root` without its furniture and the given `noise`, with the page's labels; with
     `drop_twins`, without the blocks that repeat an earlier one's text (`_twins`: a page's main
     text, not a document whose language tabs each repeat the same notes)."""
     stats = econ.collect_stats(page.body)
     start = stats.index[root]
     panels = folded_panels(page, root)
-    drop = _furniture(stats, start, noise, panels)
+    drop = _furniture(stats, start, noise, panels, drop_reviews)
     if drop_twins:
         drop = sorted(drop + _twins(stats, start, set(drop)))
     clone = copy.deepcopy(root)
@@ -146,7 +151,7 @@ def text_share(body_text: str, region_text: str) -> float:
 
 
 def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
-               panels: Collection[HtmlElement] = ()) -> list[int]:
+               panels: Collection[HtmlElement] = (), reviews: bool = False) -> list[int]:
     """The indices of the furniture blocks and given `noise` under element `start`, outermost
     only (a dropped block's inside is not visited). Folded `panels` are judged as shown."""
     given = {stats.index[el] for el in noise if el in stats.index}
@@ -156,7 +161,7 @@ def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
     while i < stats.end[start]:
         el = stats.elements[i]
         if i in given or el.tag in FURNITURE_TAGS \
-                or is_noise_hint(el, shown=el in panels) \
+                or (is_noise_hint(el, shown=el in panels) or reviews and _names_reviews(el)) \
                 and not _is_wrapper(el, stats.chars[i], wrapper_chars):
             drop.append(i)
             i = stats.end[i]
@@ -189,6 +194,11 @@ def _twins(stats: econ.TreeStats, start: int, drop: set[int]) -> list[int]:
                 continue
         i += 1
     return twins
+
+
+def _names_reviews(el: HtmlElement) -> bool:
+    """Whether the element's class or id words name customer reviews (REVIEW_WORDS)."""
+    return has_word(name_tokens(class_names(el)), REVIEW_WORDS)
 
 
 def _is_wrapper(el: HtmlElement, chars: int, wrapper_chars: float) -> bool:
