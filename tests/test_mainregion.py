@@ -205,3 +205,13 @@ def test_a_product_pages_reviews_leave_its_main_region() -> None:
         region = main_region(page, main, drop_reviews=drop_reviews)
         text = render_article(region.content, page.url, None, None).text
         assert "patina" in text and ("arrived well packed" in text) == kept
+
+
+def test_an_element_with_the_id_main_is_a_main_container() -> None:
+    """Without <main> or role="main", the element whose id is "main" (a docs generator's,
+    many themes') is the page's main container."""
+    page = parse_page("<html><body><div id='nav'><a href='/'>Home</a></div>"
+                      f"<div id='main'><h1>git-commit</h1><p>{PROSE * 4}</p></div>"
+                      "<div id='footer'>© Lumen</div></body></html>")
+    main = main_container(page)
+    assert main is not None and main.get("id") == "main"

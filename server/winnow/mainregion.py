@@ -28,7 +28,9 @@ FURNITURE_TAGS = frozenset({"header", "nav", "footer", "aside"})
 """Tags that hold page furniture inside a main region (a docs page's sidebar and table of
 contents are `nav` or `aside`, or named so)."""
 
-MAIN_XPATH = "descendant::main | descendant::*[@role='main']"
+MAIN_XPATH = "descendant::main | descendant::*[@role='main'] | descendant::*[@id='main']"
+"""A main container: `<main>`, `role="main"`, or the element whose id is "main" (the
+convention of documentation generators and many site themes that predate `<main>`)."""
 
 MIN_MAIN_SHARE = 0.2
 """Share of the body's text a `<main>`, `role="main"` or lone `<article>` must hold to be the
@@ -75,9 +77,9 @@ and gives up one WCXB service page (0.463)."""
 
 def main_container(page: Page, near: HtmlElement | None = None,
                    stats: econ.TreeStats | None = None) -> HtmlElement | None:
-    """The page's main container: the `<main>` or `role="main"` element holding `near` (the
-    body ECON chose) when there is one, else the largest; a lone `<article>` when the page
-    has neither; None when the page names no main container."""
+    """The page's main container: the main element (MAIN_XPATH) holding `near` (the body
+    ECON chose) when there is one, else the largest; a lone `<article>` when the page has
+    none; None when the page names no main container."""
     body = page.body
     mains = [el for el in body.xpath(MAIN_XPATH) if isinstance(el, HtmlElement)]
     if near is not None:
