@@ -103,7 +103,7 @@ def extract_page(page: Page, template: Template | None = None,
                                                 thread, retry, forum)
     if found is not None:
         meta.dir = text_direction(page, found.source)
-    role, entries = readerless_records(role, reader_type)
+    role = readerless_records(role, page_type)
     clock.lap("extract")
     titled = found is not None and _under_heading(found.source, meta.heading)
     kind: PageKind = "thread" if role in ("thread", "opened") else "article" \
@@ -129,7 +129,7 @@ def extract_page(page: Page, template: Template | None = None,
                                               len(thread.posts))
         result.timing_ms = clock.done()
         return result
-    known_noise = noise + (thread.elements if thread and not entries else [])
+    known_noise = noise + (thread.elements if thread else [])
     region: tuple[ArticleContent, str] | None = None
     if kind == "article" and found is not None and reader_type == "documentation":
         found, rendered = _whole_document(page, meta, found, rendered, known_noise)

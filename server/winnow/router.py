@@ -19,6 +19,7 @@ from typing import Literal
 from winnow.article import is_noise_hint
 from winnow.markdown import CJK_RE
 from winnow.page import Page
+from winnow.pagetype import PageType
 from winnow.result import PageKind
 
 ThreadRole = Literal["thread", "opened", "comments", "none"]
@@ -67,22 +68,27 @@ READERLESS_TYPES = frozenset({"listing", "product", "service"})
 is not read as prose; its main region still goes to the corpus as `main_text`."""
 
 
-ENTRY_TYPES = frozenset({"listing"})
-"""Readerless types whose signed records (MiBAT's), when they hold most of the page as a
-thread's posts would, are the page's content, its entries: a blog's or a news site's list of
-posts. On the other readerless types they are what buyers and clients wrote beside the
-content (a product's reviews, a service's testimonials)."""
+REVIEWED_TYPES = frozenset({"product", "service"})
+"""Readerless types whose signed records (MiBAT's) are what buyers and clients wrote beside
+the page's content: a product's reviews, a service's testimonials. A listing's records may be
+a thread: a link aggregator's comment page reads as a listing to the classifier."""
+
+NO_THREAD_PROBABILITY = 0.8
+"""Probability of one of REVIEWED_TYPES from which a page opens no thread. Taking a thread's
+posts away needs a surer type than taking away a reader view (`pagetype`'s 0.7): two Hacker
+News item pages of forums/ read as products at 0.72 and 0.74; WCXB's tune product pages whose
+reviews were read as a thread are products at 0.85 to 0.98."""
 
 
-def readerless_records(role: ThreadRole, page_type: str) -> tuple[ThreadRole, bool]:
-    """The record region's role on a page of type `page_type` (see `pagetype`), and whether
-    the records are the page's content. A page of one of READERLESS_TYPES opens no thread
-    and carries no comments (role "none": its kind is "other"); its records stay out of its
-    main region, as any records that are not a thread do, unless they would have been the
-    thread of a page of ENTRY_TYPES."""
-    if page_type not in READERLESS_TYPES:
-        return role, False
-    return "none", page_type in ENTRY_TYPES and role in ("thread", "opened")
+def readerless_records(role: ThreadRole, page_type: PageType) -> ThreadRole:
+    """The record region's role on a page of type `page_type`: a page of one of
+    REVIEWED_TYPES at NO_THREAD_PROBABILITY or more opens no thread and carries no comments
+    (role "none": its kind is "other", and its records stay out of its main region as any
+    records that are not a thread do)."""
+    label = page_type.label
+    if label in REVIEWED_TYPES and page_type.probability(label) >= NO_THREAD_PROBABILITY:
+        return "none"
+    return role
 
 
 def route(page: Page, content_text: str, page_chars: int, titled: bool = False,
