@@ -14,6 +14,8 @@ from winnow.page import parse_page
     ("jXK9ad-SmKAyb", ("jxkad", "ayb", "smkayb")),  # a hash's "ad" is no token
     ("ai2html-graphic", ("html", "aihtml", "graphic")),
     ("text-secondary main", ("main",)),  # a utility class says nothing of a role
+    ("lg:first:has-[>[data-slot=banner]]:pt-0 hero", ("hero",)),  # a variant: styling
+    ("md:hidden sidebar", ("sidebar",)),
 ])
 def test_name_tokens(names: str, tokens: tuple[str, ...]) -> None:
     assert tuple(t for t in article_names.name_tokens(names) if t) == tokens

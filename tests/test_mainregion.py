@@ -7,10 +7,12 @@ from __future__ import annotations
 from winnow.mainregion import (
     SPREAD_BODY_SHARE,
     SPREAD_LEAN,
+    SPREAD_TEXT_SHARE,
     body_share,
     is_spread_out,
     main_container,
     main_region,
+    text_share,
 )
 from winnow.page import parse_page
 from winnow.pagetype import PageType
@@ -133,3 +135,83 @@ def test_given_noise_leaves_the_region() -> None:
     page = parse_page(service_page())
     sections = page.body.findall(".//section")
     assert body_share(page, sections[0], sections[1:]) == 1.0
+
+
+def test_a_block_repeating_an_earlier_ones_text_is_left_out_of_the_main_text() -> None:
+    """A responsive layout prints a product's description twice (desktop and mobile); the
+    main text holds it once. A repeat shorter than MIN_TWIN_CHARS, and the same feature in two
+    plans' lists, stay."""
+    plan = ("<ul><li>Unlimited projects, unlimited storage and a dedicated account manager for "
+            "the whole team</li><li>{}</li></ul>")
+    html = ("<html><body><main><h1>Brass lamp</h1>"
+            f"<div class='desktop'><p>{PROSE}</p></div><div class='mobile'><p>{PROSE}</p></div>"
+            "<p>Add to cart</p><p>Add to cart</p>"
+            + plan.format("Basic") + plan.format("Pro") + "</main></body></html>")
+    page = parse_page(html, "https://shop.example/lamps/brass")
+    main = main_container(page)
+    assert main is not None
+    for twins, copies in ((False, 2), (True, 1)):
+        region = main_region(page, main, drop_twins=twins)
+        text = render_article(region.content, page.url, None, None).text
+        assert text.count("patina of the brass") == copies
+        assert text.count("Add to cart") == 2
+        assert text.count("dedicated account manager") == 2
+
+
+def test_folded_panels_are_in_the_main_region() -> None:
+    """A tab panel, an accordion body a button with aria-expanded controls and a Bootstrap
+    collapse are content hidden until clicked; a hidden cart, and a dialog a button opens,
+    are not."""
+    html = ("<html><body><main><h1>Send a message</h1>"
+            "<div role='tablist'><button role='tab' aria-controls='py'>Python</button>"
+            "<button role='tab' aria-controls='go'>Go</button></div>"
+            "<div role='tabpanel' id='py'><p>Install the Python helper library first.</p></div>"
+            "<div role='tabpanel' id='go' hidden><p>Install the Go helper module first.</p></div>"
+            "<button aria-expanded='false' aria-controls='faq1'>Is there a free plan?</button>"
+            "<div id='faq1' style='display: none'><p>Yes, for up to three users.</p></div>"
+            "<a data-toggle='collapse' href='#more'>More</a>"
+            "<div id='more' class='collapse hidden'><p>It ships worldwide in two days.</p></div>"
+            f"<p>{PROSE}</p>"
+            "<div class='cart' hidden><p>Your cart is empty.</p></div>"
+            "<button aria-expanded='false' aria-controls='signup'>Sign up</button>"
+            "<div id='signup' role='dialog' hidden><p>Get our newsletter.</p></div>"
+            "</main></body></html>")
+    text = region_text(html)
+    for shown in ("Python helper", "Go helper", "three users", "two days", "patina"):
+        assert shown in text
+    assert "cart is empty" not in text and "newsletter" not in text
+
+
+def test_the_text_econ_kept_of_a_large_body_is_its_share() -> None:
+    """ECON's body may be the whole page of which its pruning kept one paragraph: what it
+    kept, not the element, is measured against the region's text."""
+    assert text_share("One short paragraph.", "One short paragraph. " * 4) < SPREAD_TEXT_SHARE
+    assert text_share("Most of the text. " * 9, "Most of the text. " * 10) > SPREAD_TEXT_SHARE
+    assert text_share("Anything", "") == 1.0
+    assert text_share("一段很短的话。", "一段很短的话。" + "Some more words. " * 2) > 0.3
+
+
+def test_a_product_pages_reviews_leave_its_main_region() -> None:
+    """On a product page the block named for customer reviews is furniture beside the
+    product's own text; elsewhere (a service page's testimonials) it stays."""
+    html = ("<html><body><main><h1>Brass lamp</h1>"
+            f"<div class='product-description'><p>{PROSE}</p></div>"
+            "<section class='product-reviews'><h2>Reviews</h2><p>Lovely lamp, arrived well "
+            "packed and works with any bulb I tried.</p></section></main></body></html>")
+    page = parse_page(html, "https://shop.example/lamps/brass")
+    main = main_container(page)
+    assert main is not None
+    for drop_reviews, kept in ((False, True), (True, False)):
+        region = main_region(page, main, drop_reviews=drop_reviews)
+        text = render_article(region.content, page.url, None, None).text
+        assert "patina" in text and ("arrived well packed" in text) == kept
+
+
+def test_an_element_with_the_id_main_is_a_main_container() -> None:
+    """Without <main> or role="main", the element whose id is "main" (a docs generator's,
+    many themes') is the page's main container."""
+    page = parse_page("<html><body><div id='nav'><a href='/'>Home</a></div>"
+                      f"<div id='main'><h1>git-commit</h1><p>{PROSE * 4}</p></div>"
+                      "<div id='footer'>© Lumen</div></body></html>")
+    main = main_container(page)
+    assert main is not None and main.get("id") == "main"

@@ -8,6 +8,9 @@ import math
 import pytest
 from model_reference import model_data, reference_probabilities
 from winnow import extract
+from winnow.article import extract_article
+from winnow.extractor import _whole_document
+from winnow.metadata import extract_metadata
 from winnow.page import parse_page
 from winnow.pagefeatures import page_features
 from winnow.pagetype import MIN_TYPED_CHARS, PAGE_TYPES, classify, reader_page_type
@@ -131,7 +134,7 @@ def test_product_page_is_other_with_its_main_text() -> None:
     result = extract(product_page(), PRODUCT_URL)
     assert result.kind == "other" and result.article is None
     assert "A solid brass lamp with a linen shade" in result.main_text
-    assert "Arrived quickly and well packed" in result.main_text
+    assert "Arrived quickly and well packed" not in result.main_text  # its reviews
     assert "Chairs" not in result.main_text and "Harbour Road" not in result.main_text
     assert result.to_dict()["main_text"] == result.main_text
     assert 0.0 <= result.confidence <= 1.0
@@ -166,3 +169,45 @@ def test_malformed_models_are_refused() -> None:
     for bad in (broken_link, wide, {**good, "base": [0.1, 0.2]}, {"kind": "regressor"}):
         with pytest.raises(ModelError):
             parse_model(bad)
+
+
+def test_documentation_keeps_the_code_of_its_folded_tabs() -> None:
+    """A reference page shows one language's code and folds the others into hidden tab
+    panels; the reader view of the document holds every tab."""
+    tabs = ("<div class='tabs' role='tablist'><a role='tab' aria-controls='tab-py'>Python</a>"
+            "<a role='tab' aria-controls='tab-rb'>Ruby</a></div>"
+            "<div role='tabpanel' id='tab-py'><pre>settings = load('app.toml')</pre></div>"
+            "<div role='tabpanel' id='tab-rb' hidden><pre>settings = Parser.load('app.toml')"
+            "</pre></div>")
+    html = doc_page().replace("</section></div>", f"{tabs}</section></div>", 1)
+    page = parse_page(html, DOC_URL)
+    assert reader_page_type(classify(page)) == "documentation"
+    result = extract(html, DOC_URL)
+    assert result.article is not None
+    assert "Parser.load('app.toml')" in result.article.text
+    assert "Section 2 of the parser API" in result.article.text
+
+
+def test_documentation_whose_body_is_its_main_container_is_read_as_a_region() -> None:
+    """When ECON's body is the main container itself (paragraphs right in <main>), the reader
+    view is still that container read as a region: its folded tabs shown."""
+    prose = ("<p>The parser reads a configuration file, checks every key against its schema, "
+             "and returns a mapping of settings. This part explains how to call it, which "
+             "errors it raises, and how to extend it with your own loaders.</p>")
+    code = "".join(f"<pre>from parser import load\nsettings = load('config{i}.toml')</pre>"
+                   f"{prose}" for i in range(1, 4))
+    html = ("<html><head><title>Loaders — Example 2.1 documentation</title>"
+            "<meta name='generator' content='Sphinx'></head><body>"
+            "<div class='sphinxsidebar' role='navigation'><h3>Navigation</h3><ul>"
+            + "".join(f"<li><a href='/docs/{n}.html'>{n} guide</a></li>" for n in range(9))
+            + f"</ul></div><main><h1>Loaders</h1>{code}<div role='tablist'><a role='tab' "
+            "aria-controls='tab-rb'>Ruby</a></div><div role='tabpanel' id='tab-rb' hidden><pre>"
+            "settings = Parser.load('app.toml')</pre></div></main>"
+            "<div class='footer'>© Example authors. Built with Sphinx.</div></body></html>")
+    page = parse_page(html, DOC_URL)
+    meta = extract_metadata(page)
+    found = extract_article(page)
+    assert found is not None and found.source.tag == "main"
+    region, rendered = _whole_document(page, meta, found, None, [])
+    assert rendered is not None and "Parser.load('app.toml')" in rendered.text
+    assert "guide" not in rendered.text and "Built with Sphinx" not in rendered.text

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from winnow import extract
+from winnow.pagetype import PageType
 from winnow.router import (
     MIN_CONTENT_CHARS,
     MIN_POST_CHARS,
     MIN_STORY_CHARS,
+    NO_THREAD_PROBABILITY,
+    readerless_records,
     thread_role,
 )
 
@@ -75,3 +78,18 @@ def test_forum_with_one_reply_under_the_title_is_a_thread() -> None:
     page is typed forum: then a first post under the topic's title and its one reply."""
     assert thread_role([400, 300], 2, 0, False, False, headed=True) == "none"
     assert thread_role([400, 300], 2, 0, False, False, headed=True, forum=True) == "thread"
+
+
+def test_a_product_or_service_page_opens_no_thread_and_carries_no_comments() -> None:
+    """A product's signed reviews are records, but the page is no thread nor an article with
+    comments when the classifier is sure enough of its type (NO_THREAD_PROBABILITY); a
+    listing's records may be a thread (a link aggregator's comment page)."""
+    def typed(label: str, p: float) -> PageType:
+        return PageType(label, {label: p, "article": 1 - p}, True)
+
+    sure = NO_THREAD_PROBABILITY
+    assert readerless_records("thread", typed("product", sure)) == "none"
+    assert readerless_records("comments", typed("service", sure)) == "none"
+    assert readerless_records("thread", typed("product", sure - 0.05)) == "thread"
+    assert readerless_records("thread", typed("listing", 0.99)) == "thread"
+    assert readerless_records("comments", typed("article", 0.99)) == "comments"

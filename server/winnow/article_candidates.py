@@ -77,16 +77,17 @@ article each hold prose."""
 LIST_TAGS = frozenset({"ul", "ol"})
 
 
-def is_noise_hint(el: HtmlElement, class_hints: bool = True) -> bool:
+def is_noise_hint(el: HtmlElement, class_hints: bool = True, shown: bool = False) -> bool:
     """True for hidden elements and for containers whose tag, role, class or id says noise
     (without `class_hints`, of class and id names only those that say comments: a retry
-    that takes a comment list for the article finds other text, not more of it). A
-    heading is no container: its names name the heading (`et_pb_module_header`,
-    `map-search-header`), not a region of the page, and only a comment name counts."""
+    that takes a comment list for the article finds other text, not more of it; with
+    `shown`, hiding is no noise: a folded panel, see `folded`). A heading is no container:
+    its names name the heading (`et_pb_module_header`, `map-search-header`), not a region of
+    the page, and only a comment name counts."""
     tag = el.tag
     if tag in NEVER_NOISE_TAGS:
         return False
-    if is_hidden(el) or tag in NOISE_TAGS or _hidden_by_class(el):
+    if not shown and (is_hidden(el) or _hidden_by_class(el)) or tag in NOISE_TAGS:
         return True
     if (el.get("role") or "").lower() in NOISE_ROLES:
         return True

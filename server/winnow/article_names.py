@@ -33,6 +33,12 @@ UTILITY_PREFIXES = frozenset({"is", "has", "no", "with", "text", "bg", "btn", "b
 (`text-secondary`, `has-sidebar`, `no-sidebars`)."""
 
 
+VARIANT_MARKS = frozenset(":[")
+"""Characters of a utility class written with a variant or an arbitrary value (Tailwind's
+`lg:first:has-[>[data-slot=banner]]:pt-0`, `md:hidden`): a styling condition, never a
+role name, whatever words its selector spells."""
+
+
 def _vocabulary(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
@@ -93,6 +99,8 @@ def name_words(names: str) -> tuple[Word, ...]:
 def _word(raw: str) -> Word:
     """One class word (or the id) as its pieces' tokens; empty for a styling word. Cached
     per word: an element's id is often unique on the page, its class words are not."""
+    if not VARIANT_MARKS.isdisjoint(raw):
+        return ()
     pieces = tuple(t for t in (_piece_tokens(p) for p in _DELIMITER_RE.split(raw)) if t)
     if len(pieces) > 1 and pieces[0][0] in UTILITY_PREFIXES:
         return ()

@@ -9,16 +9,29 @@ from datetime import UTC, datetime
 
 from winnow.article import ArticleContent, PageHints, extract_article, needs_retry
 from winnow.consensus import outside, strays
-from winnow.mainregion import is_spread_out, main_container, main_region
+from winnow.mainregion import (
+    SPREAD_LEAN,
+    SPREAD_TEXT_SHARE,
+    is_spread_out,
+    main_container,
+    main_region,
+    text_share,
+)
 from winnow.metadata import Metadata, extract_metadata, text_direction
 from winnow.page import HtmlElement, Page, parse_page
 from winnow.pagefeatures import page_features
-from winnow.pagetype import PageType, classify, reader_page_type, type_features
+from winnow.pagetype import (
+    PageType,
+    classify,
+    reader_page_type,
+    readerless_probability,
+    type_features,
+)
 from winnow.posts import PageContext, Thread, find_thread, opening_post
 from winnow.quality import RETRY_BELOW, estimate, result_features
 from winnow.render import Rendered, render_article
 from winnow.result import Article, ArticleInfo, Extraction, PageKind
-from winnow.router import ThreadRole, route, thread_role, weighted_length
+from winnow.router import ThreadRole, readerless_records, route, thread_role, weighted_length
 from winnow.sitemodel import SiteModel, Template
 from winnow.threadpage import next_page, thread_noise_map, thread_title
 from winnow.threadtext import posts_text
@@ -91,6 +104,7 @@ def extract_page(page: Page, template: Template | None = None,
                                                 thread, retry, forum)
     if found is not None:
         meta.dir = text_direction(page, found.source)
+    role = readerless_records(role, page_type)
     clock.lap("extract")
     titled = found is not None and _under_heading(found.source, meta.heading)
     kind: PageKind = "thread" if role in ("thread", "opened") else "article" \
@@ -122,11 +136,15 @@ def extract_page(page: Page, template: Template | None = None,
         found, rendered = _whole_document(page, meta, found, rendered, known_noise)
     elif kind == "article" and found is not None and rendered is not None and role == "none" \
             and not titled and reader_type == "article" \
-            and is_spread_out(page, page_type, found.source, known_noise):
-        # ECON's body may be one block of a listing's or a service page's many: the quality
-        # estimate says which reading is better, the body or the whole main region
+            and readerless_probability(page_type) >= SPREAD_LEAN:
+        # ECON's body may be one block of a listing's or a service page's many, or what its
+        # pruning left of the page's: the quality estimate says which reading is better, the
+        # body or the whole main region
         region = _main_text(page, meta, found, known_noise)
-        if scored.confidence("other", region[1]) > scored.confidence("article", rendered.text):
+        spread = is_spread_out(page, page_type, found.source, known_noise) \
+            or text_share(rendered.text, region[1]) < SPREAD_TEXT_SHARE
+        if spread and scored.confidence("other", region[1]) \
+                > scored.confidence("article", rendered.text):
             kind = "other"
     if found is None or rendered is None or kind != "article":
         result.kind = "other"  # no reader view; the main region for the corpus
@@ -191,10 +209,12 @@ class _Scored:
 
 def _main_text(page: Page, meta: Metadata, found: ArticleContent | None,
                noise: list[HtmlElement]) -> tuple[ArticleContent, str]:
-    """The page's main region (around ECON's body when there is one) without furniture and
-    `noise`, and its text: what a page without a reader view gives the corpus."""
+    """The page's main region (around ECON's body when there is one) without furniture,
+    `noise`, twin blocks and, on a page most likely a product's, its customer reviews; and
+    its text: what a page without a reader view gives the corpus."""
     main = main_container(page, found.source if found else None)
-    region = main_region(page, page.body if main is None else main, noise)
+    region = main_region(page, page.body if main is None else main, noise, drop_twins=True,
+                         drop_reviews=classify(page).label == "product")
     return region, render_article(region.content, page.url, meta.title, meta.byline).text
 
 
@@ -203,10 +223,12 @@ def _whole_document(page: Page, meta: Metadata, found: ArticleContent,
                     ) -> tuple[ArticleContent, Rendered | None]:
     """A documentation page's whole main container around ECON's body, without its sidebar,
     table of contents and other furniture: ECON takes one section of a reference page, the
-    reader wants all of them, with their code, tables and headings."""
+    reader wants all of them, with their code, tables and headings. A body that is the main
+    container itself is read as a region too: ECON's pruning drops its folded tabs and the
+    code and headings it finds no sentences in."""
     container = main_container(page, found.source)
-    if container is None or container is found.source \
-            or container not in found.source.iterancestors():
+    if container is None \
+            or container is not found.source and container not in found.source.iterancestors():
         return found, rendered
     region = main_region(page, container, noise)
     return region, _render(region, page, meta)

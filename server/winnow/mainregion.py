@@ -13,19 +13,24 @@ it renders and maps like ECON's body. Pure: no I/O.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from winnow import econ
 from winnow.article import ArticleContent, is_noise_hint, label_regions, page_stats
-from winnow.article_candidates import HIDING_CLASSES
+from winnow.article_candidates import HIDING_CLASSES, class_names
+from winnow.article_names import has_word, name_tokens
+from winnow.folded import folded_panels, unfold
 from winnow.page import HtmlElement, Page, is_hidden, wn_id
 from winnow.pagetype import PageType, readerless_probability
+from winnow.router import weighted_length
 
 FURNITURE_TAGS = frozenset({"header", "nav", "footer", "aside"})
 """Tags that hold page furniture inside a main region (a docs page's sidebar and table of
 contents are `nav` or `aside`, or named so)."""
 
-MAIN_XPATH = "descendant::main | descendant::*[@role='main']"
+MAIN_XPATH = "descendant::main | descendant::*[@role='main'] | descendant::*[@id='main']"
+"""A main container: `<main>`, `role="main"`, or the element whose id is "main" (the
+convention of documentation generators and many site themes that predate `<main>`)."""
 
 MIN_MAIN_SHARE = 0.2
 """Share of the body's text a `<main>`, `role="main"` or lone `<article>` must hold to be the
@@ -38,6 +43,18 @@ header, nav, footer or aside element) is the page's wrapper rather than furnitur
 layout, a sticky-footer shell or a whole-page form holds the content itself. Its inside is
 still read block by block."""
 
+MIN_TWIN_CHARS = 80
+"""Characters of text from which a block that repeats an earlier block's text word for word
+is that block's twin (a responsive layout's mobile and desktop copies of a product's
+description, a card shown in two carousels) and is left out: shorter repeats are labels,
+prices and buttons that recur for a reason."""
+ITEM_TAGS = frozenset({"li", "dt", "dd", "tr", "td", "th"})
+"""Items of a list or table, and all inside them, are never twins: the same line in two
+pricing plans' feature lists, or in two rows of a table, is a feature both have."""
+
+REVIEW_WORDS = frozenset({"review", "reviews"})
+"""Class and id words of the block that holds a product page's customer reviews: on a
+product page it is furniture beside the product's own text, as an article's comments are."""
 
 SPREAD_LEAN = 0.5
 """Probability of the readerless types (listing, product, service) from which a page read as
@@ -50,11 +67,19 @@ many (a service page's sections, a listing's cards): such a page leaning to a re
 is "other", its whole main region its text. An article's body holds most of its region."""
 
 
+SPREAD_TEXT_SHARE = 0.45
+"""Share of the main region's text below which the text ECON kept of its body (`text_share`)
+says the page is spread out even when the body's element holds more: ECON's pruning kept a
+few blocks of a large one. A little under SPREAD_BODY_SHARE, the quality estimate being a
+weak judge near half: at 0.5 a readability article (0.475) went to "other"; 0.45 keeps it
+and gives up one WCXB service page (0.463)."""
+
+
 def main_container(page: Page, near: HtmlElement | None = None,
                    stats: econ.TreeStats | None = None) -> HtmlElement | None:
-    """The page's main container: the `<main>` or `role="main"` element holding `near` (the
-    body ECON chose) when there is one, else the largest; a lone `<article>` when the page
-    has neither; None when the page names no main container."""
+    """The page's main container: the main element (MAIN_XPATH) holding `near` (the body
+    ECON chose) when there is one, else the largest; a lone `<article>` when the page has
+    none; None when the page names no main container."""
     body = page.body
     mains = [el for el in body.xpath(MAIN_XPATH) if isinstance(el, HtmlElement)]
     if near is not None:
@@ -73,15 +98,22 @@ def main_container(page: Page, near: HtmlElement | None = None,
     return found if stats.chars[stats.index[found]] >= MIN_MAIN_SHARE * stats.chars[0] else None
 
 
-def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
-                ) -> ArticleContent:
-    """`root` without its furniture and the given `noise`, with the page's labels."""
+def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = (),
+                drop_twins: bool = False, drop_reviews: bool = False) -> ArticleContent:
+    """`root` without its furniture and the given `noise`, with the page's labels; with
+    `drop_twins`, without the blocks that repeat an earlier one's text (`_twins`: a page's main
+    text, not a document whose language tabs each repeat the same notes)."""
     stats = page_stats(page)
     start = stats.index[root]
-    drop = _furniture(stats, start, noise)
+    panels = folded_panels(page, root)
+    drop = _furniture(stats, start, noise, panels, drop_reviews)
+    if drop_twins:
+        drop = sorted(drop + _twins(stats, start, set(drop)))
     clone = copy.deepcopy(root)
     clone.tail = None
     twins = list(clone.iter())
+    for el in panels:
+        unfold(twins[stats.index[el] - start], HIDING_CLASSES)
     for i in drop:
         twin = twins[i - start]
         if twin.getparent() is not None:
@@ -112,9 +144,18 @@ def body_share(page: Page, body: HtmlElement, noise: Sequence[HtmlElement] = ())
     return min(1.0, stats.chars[stats.index[body]] / region) if region > 0 else 1.0
 
 
-def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement]) -> list[int]:
+def text_share(body_text: str, region_text: str) -> float:
+    """The share of the main region's text (weighted length) the body's rendered text holds;
+    1 when the region has none. ECON's body may be a large block of which its pruning kept a
+    few paragraphs: its element then holds most of the region, its text does not."""
+    region = weighted_length(region_text)
+    return min(1.0, weighted_length(body_text) / region) if region else 1.0
+
+
+def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
+               panels: Collection[HtmlElement] = (), reviews: bool = False) -> list[int]:
     """The indices of the furniture blocks and given `noise` under element `start`, outermost
-    only (a dropped block's inside is not visited)."""
+    only (a dropped block's inside is not visited). Folded `panels` are judged as shown."""
     given = {stats.index[el] for el in noise if el in stats.index}
     drop: list[int] = []
     wrapper_chars = WRAPPER_SHARE * stats.chars[start]
@@ -122,12 +163,44 @@ def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement]) 
     while i < stats.end[start]:
         el = stats.elements[i]
         if i in given or el.tag in FURNITURE_TAGS \
-                or is_noise_hint(el) and not _is_wrapper(el, stats.chars[i], wrapper_chars):
+                or (is_noise_hint(el, shown=el in panels) or reviews and _names_reviews(el)) \
+                and not _is_wrapper(el, stats.chars[i], wrapper_chars):
             drop.append(i)
             i = stats.end[i]
         else:
             i += 1
     return drop
+
+
+def _twins(stats: econ.TreeStats, start: int, drop: set[int]) -> list[int]:
+    """The blocks under element `start`, outside the `drop`ped ones, whose text (of
+    MIN_TWIN_CHARS or more, spaces normalised) an earlier block outside them already holds;
+    outermost only. A wrapper and its only child share their text and are no twins; list
+    items and table cells (ITEM_TAGS) are not searched."""
+    seen: dict[str, int] = {}
+    twins: list[int] = []
+    i = start + 1
+    while i < stats.end[start]:
+        if i in drop:
+            i = stats.end[i]
+            continue
+        if stats.elements[i].tag in ITEM_TAGS:
+            i = stats.end[i]
+            continue
+        if stats.chars[i] >= MIN_TWIN_CHARS:
+            text = " ".join(stats.elements[i].text_content().split())
+            first = seen.setdefault(text, i)
+            if first != i and stats.end[first] <= i:
+                twins.append(i)
+                i = stats.end[i]
+                continue
+        i += 1
+    return twins
+
+
+def _names_reviews(el: HtmlElement) -> bool:
+    """Whether the element's class or id words name customer reviews (REVIEW_WORDS)."""
+    return has_word(name_tokens(class_names(el)), REVIEW_WORDS)
 
 
 def _is_wrapper(el: HtmlElement, chars: int, wrapper_chars: float) -> bool:

@@ -80,6 +80,9 @@ class Page:
     rel_links: dict[str, str] = field(default_factory=dict)
     """The href of the first `<link>` element of each `rel` token (lower-cased: "next",
     "prev", "canonical"), as written; `<link>` elements are dropped from the tree."""
+    controlled_ids: frozenset[str] = frozenset()
+    """The ids the page's tabs, disclosure buttons and toggles show (`_read_controlled_ids`),
+    read before the buttons are dropped from the tree: see `folded`."""
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     """Structures computed from the tree once and read by several stages (MiBAT's DOM tree
     for extraction and for learning); cleared whenever the tree changes."""
@@ -150,8 +153,10 @@ def parse_page(html: bytes | str, url: str | None = None) -> Page:
     resolve_segments(root)
     json_ld = _read_json_ld(root)
     rel_links = _read_rel_links(root)
+    controlled = _read_controlled_ids(root)
     _drop_non_content(root)
-    return Page(root=root, url=url, json_ld=json_ld, has_ids=_has_ids(root), rel_links=rel_links)
+    return Page(root=root, url=url, json_ld=json_ld, has_ids=_has_ids(root), rel_links=rel_links,
+                controlled_ids=controlled)
 
 
 def _without_controls(text: str) -> str:
@@ -226,6 +231,33 @@ def _read_rel_links(root: HtmlElement) -> dict[str, str]:
             for rel in (link.get("rel") or "").lower().split():
                 links.setdefault(rel, href)
     return links
+
+
+TOGGLE_KINDS = frozenset({"tab", "pill", "collapse"})
+"""`data-toggle` / `data-bs-toggle` values of a control that shows a panel in place."""
+
+_CONTROL_XPATH = "//*[@aria-controls] | //*[@data-toggle] | //*[@data-bs-toggle]"
+_TARGET_ATTRS = ("data-bs-target", "data-target", "href")
+
+
+def _read_controlled_ids(root: HtmlElement) -> frozenset[str]:
+    """The ids named by the page's tabs and disclosure buttons (`aria-controls` on an element
+    with role "tab" or an `aria-expanded` state) and by its Bootstrap toggles (`data-toggle`
+    or `data-bs-toggle` in TOGGLE_KINDS, the target in `data-bs-target`, `data-target` or a
+    fragment `href`)."""
+    ids: set[str] = set()
+    for el in root.xpath(_CONTROL_XPATH):
+        controls = el.get("aria-controls")
+        if controls and ((el.get("role") or "").strip().lower() == "tab"
+                         or el.get("aria-expanded") is not None):
+            ids.update(controls.split())
+        toggle = (el.get("data-bs-toggle") or el.get("data-toggle") or "").strip().lower()
+        if toggle in TOGGLE_KINDS:
+            target = next((v.strip() for a in _TARGET_ATTRS if (v := el.get(a))), "")
+            if target.startswith("#") and len(target) > 1:
+                ids.add(target[1:])
+    ids.discard("")
+    return frozenset(ids)
 
 
 def document_url(page: Page) -> str | None:

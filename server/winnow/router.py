@@ -19,6 +19,7 @@ from typing import Literal
 from winnow.article import is_noise_hint
 from winnow.markdown import CJK_RE
 from winnow.page import Page
+from winnow.pagetype import PageType
 from winnow.result import PageKind
 
 ThreadRole = Literal["thread", "opened", "comments", "none"]
@@ -65,6 +66,29 @@ def looks_like_article(page: Page) -> bool:
 READERLESS_TYPES = frozenset({"listing", "product", "service"})
 """Page types (`pagetype`) that get no reader view: a listing, a product or a service page
 is not read as prose; its main region still goes to the corpus as `main_text`."""
+
+
+REVIEWED_TYPES = frozenset({"product", "service"})
+"""Readerless types whose signed records (MiBAT's) are what buyers and clients wrote beside
+the page's content: a product's reviews, a service's testimonials. A listing's records may be
+a thread: a link aggregator's comment page reads as a listing to the classifier."""
+
+NO_THREAD_PROBABILITY = 0.8
+"""Probability of one of REVIEWED_TYPES from which a page opens no thread. Taking a thread's
+posts away needs a surer type than taking away a reader view (`pagetype`'s 0.7): two Hacker
+News item pages of forums/ read as products at 0.72 and 0.74; WCXB's tune product pages whose
+reviews were read as a thread are products at 0.85 to 0.98."""
+
+
+def readerless_records(role: ThreadRole, page_type: PageType) -> ThreadRole:
+    """The record region's role on a page of type `page_type`: a page of one of
+    REVIEWED_TYPES at NO_THREAD_PROBABILITY or more opens no thread and carries no comments
+    (role "none": its kind is "other", and its records stay out of its main region as any
+    records that are not a thread do)."""
+    label = page_type.label
+    if label in REVIEWED_TYPES and page_type.probability(label) >= NO_THREAD_PROBABILITY:
+        return "none"
+    return role
 
 
 def route(page: Page, content_text: str, page_chars: int, titled: bool = False,

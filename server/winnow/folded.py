@@ -1,0 +1,61 @@
+"""Folded panels: content hidden until a control on the page shows it.
+
+A tab panel (`role="tabpanel"`), an accordion's body or a "read more" disclosure is hidden
+(the `hidden` attribute, `aria-hidden`, `display:none`, a hiding class) only until its tab or
+button is pressed: a documentation page's code in the other languages, a service page's FAQ
+answers, a product's specification tab. It is part of the page's main content, where other
+hidden blocks (a slide-out cart, a cookie notice, a mobile menu) are not. A panel is known
+by its role or by a control that names it: an element with `aria-controls` that is a tab
+or says whether it is expanded (`aria-expanded`), or a Bootstrap toggle (`data-toggle` or
+`data-bs-toggle` "tab", "pill" or "collapse") whose target is the panel's id (read at parse
+time, before buttons are dropped: `Page.controlled_ids`). Dialogs, menus and the other roles
+of PANEL_NOISE_ROLES are not panels whatever controls them. Pure.
+"""
+
+from __future__ import annotations
+
+from winnow.page import WN_HIDDEN, HtmlElement, Page
+
+PANEL_ROLE = "tabpanel"
+
+PANEL_NOISE_ROLES = frozenset({"dialog", "alertdialog", "menu", "menubar", "listbox",
+                               "tooltip", "navigation", "search", "banner", "contentinfo"})
+"""Roles of elements a control shows that are not content: dialogs, menus, pickers."""
+
+
+def folded_panels(page: Page, root: HtmlElement) -> set[HtmlElement]:
+    """The panels under `root` that a control of the page shows (see the module's doc),
+    hidden or not."""
+    ids = page.controlled_ids
+    panels: set[HtmlElement] = set()
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        role = (el.get("role") or "").strip().lower()
+        if role in PANEL_NOISE_ROLES:
+            continue
+        if role == PANEL_ROLE or (el.get("id") or "") in ids:
+            panels.add(el)
+    return panels
+
+
+def unfold(el: HtmlElement, hiding_classes: frozenset[str]) -> None:
+    """Show a folded panel: drop the attributes and classes that hide it (in place; callers
+    unfold their copy of the page)."""
+    for attr in (WN_HIDDEN, "hidden", "aria-hidden"):
+        if el.get(attr) is not None:
+            del el.attrib[attr]
+    style = el.get("style")
+    if style:
+        el.set("style", ";".join(rule for rule in style.split(";") if not _hides(rule)))
+    classes = el.get("class")
+    if classes:
+        el.set("class", " ".join(c for c in classes.split() if c not in hiding_classes))
+
+
+def _hides(rule: str) -> bool:
+    """Whether one inline style declaration hides its element."""
+    name, _, value = rule.partition(":")
+    words = value.lower().split()
+    return bool(words) and (name.strip().lower(), words[0]) in (("display", "none"),
+                                                                ("visibility", "hidden"))
