@@ -1,9 +1,10 @@
 """What counts for nothing before counting (article_candidates.py): a heading's class names
-the heading, not a region of the page."""
+the heading, not a region of the page; a list of records holding most of the page's
+sentences is its text, not a rail."""
 
 from __future__ import annotations
 
-from winnow import article
+from winnow import article, econ
 from winnow.article_candidates import is_noise_hint
 from winnow.page import parse_page
 
@@ -28,3 +29,22 @@ def test_subheadings_named_header_stay_in_the_article() -> None:
                                             "</body></html>"))
     assert found is not None
     assert "Section 3" in found.content.text_content()
+
+
+def _records(count: int) -> str:
+    """Link-led records, each a linked name and a short blurb of one sentence."""
+    return "".join(f'<div class="venue"><h3><a href="/v/{k}">Place {k}</a></h3>'
+                   f"<p>A small room, warm and loud, serving dumplings.</p></div>"
+                   for k in range(count))
+
+
+def test_records_holding_most_of_the_pages_sentences_are_a_listicle() -> None:
+    """Ten places with a blurb each under a one-line lead are the page's text; the same
+    three records beside a story of many sentences are a rail of teasers."""
+    listicle = econ.collect_stats(parse_page(
+        f"<html><body><p>Where to eat now.</p><div>{_records(10)}</div></body></html>").body)
+    assert article.teaser_lists(listicle) == []
+    story = "".join(f"<p>{SENTENCE}</p>" for _ in range(6))
+    rail = econ.collect_stats(parse_page(
+        f"<html><body><div>{story}</div><div>{_records(3)}</div></body></html>").body)
+    assert len(article.teaser_lists(rail)) == 3

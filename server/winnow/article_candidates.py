@@ -187,7 +187,8 @@ def teaser_lists(stats: TreeStats) -> list[int]:
     Three or more siblings with the same tag and class that each hold a link and little
     text form a list of records, not prose; article paragraphs repeat too but are not led
     by links (the record idea of MDR and MiBAT, applied to template noise). A list that
-    stands among the paragraphs of a post is what the post links to, and stays.
+    stands among the paragraphs of a post is what the post links to, and stays; so does a
+    list holding most of the page's sentences (`_is_listicle`).
     """
     groups: dict[tuple[int, str, str], list[int]] = {}
     for i in range(1, len(stats.elements)):
@@ -196,12 +197,21 @@ def teaser_lists(stats: TreeStats) -> list[int]:
             key = (stats.parent[i], el.tag, el.get("class") or "")
             groups.setdefault(key, []).append(i)
     in_prose = prose_parents(stats)
+    page_punc = max(stats.content_punc(0), 1)
     found: list[int] = []
     for items in groups.values():
         if (len(items) >= MIN_TEASERS and are_teasers(stats, items)
-                and not list_in_prose(stats, stats.parent[items[0]], in_prose)):
+                and not list_in_prose(stats, stats.parent[items[0]], in_prose)
+                and not _is_listicle(stats, items, page_punc)):
             found.extend(items)
     return found
+
+
+def _is_listicle(stats: TreeStats, items: list[int], page_punc: int) -> bool:
+    """Records holding MOST_PROSE_SHARE of the page's punctuation are the page's own text (a
+    listicle of places or products, each a linked name and a paragraph), not a rail beside
+    it: a rail is the smaller part of a page, as a wrapper is the larger (`_is_wrapper`)."""
+    return sum(stats.content_punc(i) for i in items) >= MOST_PROSE_SHARE * page_punc
 
 
 def prose_parents(stats: TreeStats, root: int = 0) -> set[int]:
