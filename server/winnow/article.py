@@ -39,6 +39,7 @@ from winnow.article_trim import (
 )
 from winnow.econ import TreeStats
 from winnow.page import Page, wn_id
+from winnow.twins import twin_copies
 
 FULL_CONFIDENCE_PUNC = 20
 """Punctuation marks of prose at which the confidence in the summary-node reaches 1."""
@@ -189,6 +190,7 @@ def extract_once(page: Page, hints: PageHints | None = None,
     drop.update(leading_noise(stats, summary, snippet, drop))
     drop.update(comments_section(stats, summary, snippet))
     drop.update(ad_labels(stats, summary))
+    drop.update(twin_copies(stats, summary, snippet))
     found_content = _build(stats, summary, drop, page_chars)
     found_content.rules = rules
     found_content.snippet_chars = snippet_chars
