@@ -15,6 +15,7 @@ from winnow.article_candidates import (
     PARAGRAPH_TAGS,
     are_teasers,
     children,
+    is_prose,
     kind_of,
 )
 from winnow.econ import TreeStats
@@ -56,6 +57,11 @@ summary-node's punctuation, as densely (LOW_DENSITY_STOP), and a paragraph as lo
 article's (not blurbs), continues the article: page builders (Divi, Elementor, Webflow,
 Gutenberg columns) put each run of paragraphs in a module of its own, with a heading or an
 image module between them that adds a label and stops the climb one module short."""
+
+
+MIN_PROSE_RECORDS = 0.75
+"""Share of an element's siblings of its tag and class that must hold prose for it to be one
+entry of a list that is the article (see `_prose_record`)."""
 
 
 MAX_LINK_DENSITY = 0.5
@@ -163,7 +169,8 @@ def _backtrack(stats: TreeStats, snippet: int, paras: Sequence[econ.TextPara]) -
     """Climb like ECON, but look through steps that add (almost) no text.
 
     A parent that adds no text, or only a short label without punctuation (a step heading,
-    a wrapper's caption), gives distance 0 without saying the article ended, so the climb
+    a wrapper's caption), or that is the card of one entry of a list of prose entries
+    (`_prose_record`), gives distance 0 without saying the article ended, so the climb
     goes on tentatively; it is kept only if a later step adds real sentences. When the climb
     stops (`_stops`, or a parent adding only fragments among the text-paras `paras`), the
     lowest element of the last real step is the summary-node.
@@ -173,7 +180,7 @@ def _backtrack(stats: TreeStats, snippet: int, paras: Sequence[econ.TextPara]) -
     while parent >= 0:
         added = stats.content_chars(parent) - stats.content_chars(child)
         gain = stats.content_punc(parent) - stats.content_punc(child)
-        if gain <= 0 and added <= MAX_LABEL_CHARS:
+        if gain <= 0 and (added <= MAX_LABEL_CHARS or _prose_record(stats, parent)):
             child, parent = parent, stats.parent[parent]
             continue
         if (_stops(stats, child, parent) and not _more_of_the_same(stats, child, parent, snippet)
@@ -186,6 +193,19 @@ def _backtrack(stats: TreeStats, snippet: int, paras: Sequence[econ.TextPara]) -
         child, parent = parent, stats.parent[parent]
         best = child
     return best
+
+
+def _prose_record(stats: TreeStats, i: int) -> bool:
+    """True when `i` is one of MIN_TEASERS or more siblings of its tag and class that hold
+    prose (MIN_PROSE_RECORDS of them: a date line or a breadcrumb of its kind aside): an
+    entry of a list that is the article (a ranked list of places, each a card with a name,
+    stars and buttons above its paragraph), whose card adds a label longer than
+    MAX_LABEL_CHARS without saying the article ended."""
+    kind = kind_of(stats.elements[i])
+    same = [k for k in children(stats, stats.parent[i])
+            if kind_of(stats.elements[k]) == kind and stats.chars[k]]
+    prose = sum(1 for k in same if is_prose(stats, k))
+    return prose >= MIN_TEASERS and prose >= MIN_PROSE_RECORDS * len(same)
 
 
 def _continues_above(stats: TreeStats, best: int, stop: int,
