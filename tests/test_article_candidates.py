@@ -48,3 +48,18 @@ def test_records_holding_most_of_the_pages_sentences_are_a_listicle() -> None:
     rail = econ.collect_stats(parse_page(
         f"<html><body><div>{story}</div><div>{_records(3)}</div></body></html>").body)
     assert len(article.teaser_lists(rail)) == 3
+
+
+def test_a_noise_named_body_of_paragraphs_under_the_title_is_the_article() -> None:
+    """A newsletter issue's body sits in a block its class names for the newsletter, beside
+    the title's header, and holds most of the page: its own paragraphs make it the body,
+    where a block holding half the page's sentences in boxes of its own would not be."""
+    issue = "".join(f"<p>{SENTENCE} Issue point {k}.</p>" for k in range(4))
+    notes = "".join(f"<div class='note'><p>{SENTENCE} Note {k}.</p></div>" for k in range(3))
+    page = parse_page("<html><body><main><div class='hero'><h1>Fitness Protocol</h1></div>"
+                      f"<div class='rich-text-newsletter'>{issue}</div>{notes}</main>"
+                      "</body></html>")
+    hints = article.PageHints(title_heading=page.body.find(".//h1"))
+    found = article.extract_once(page, hints)  # the first pass, with class-name hints
+    assert found is not None
+    assert "Issue point 3." in found.content.text_content()

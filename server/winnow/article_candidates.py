@@ -56,6 +56,11 @@ whatever its class names say (unless its tag or role says navigation or an aside
 comments: a long discussion under a short post holds most of the page too)."""
 
 
+MIN_OWN_PARAGRAPHS = 3
+"""Paragraphs of prose a hinted block holding half of the page's sentences must have as its
+children to be the post's body without holding the title's heading (see `_is_wrapper`)."""
+
+
 TEASER_TAGS = frozenset({"li", "div", "article", "section", "dd", "dt"})
 MIN_TEASERS = 3
 MAX_TEASER_CHARS = 600
@@ -145,9 +150,11 @@ def _is_wrapper(stats: TreeStats, i: int, heading: int | None, page_punc: int) -
     its class words say, unless its tag or role says navigation or an aside or it is named
     for comments (a long discussion under a short post). Holding
     MAX_NOISE_SHARE, with the title's heading known, it must hold that heading, and then even
-    an <aside> a site put its post in is one; without the heading, an <aside>, a comment list
-    or a navigation role never is. A list never wraps a page: a slideshow's many captions
-    are still a slideshow."""
+    an <aside> a site put its post in is one, or hold MIN_OWN_PARAGRAPHS paragraphs of prose
+    as its children (the post's body itself, `rich-text-newsletter` under a newsletter
+    issue's title), and be no aside, navigation or comment list; without the heading, an
+    <aside>, a comment list or a navigation role never is. A list never wraps a page: a
+    slideshow's many captions are still a slideshow."""
     punc = stats.content_punc(i)
     el = stats.elements[i]
     if punc < MAX_NOISE_SHARE * page_punc or el.tag in LIST_TAGS:
@@ -156,7 +163,14 @@ def _is_wrapper(stats: TreeStats, i: int, heading: int | None, page_punc: int) -
         return True
     if heading is None:
         return not named_noise(el)
-    return econ.is_descendant(stats, heading, i)
+    return econ.is_descendant(stats, heading, i) or (
+        not named_noise(el) and _own_paragraphs(stats, i) >= MIN_OWN_PARAGRAPHS)
+
+
+def _own_paragraphs(stats: TreeStats, i: int) -> int:
+    """The element's children that are paragraphs of prose."""
+    return sum(1 for k in children(stats, i)
+               if stats.elements[k].tag == "p" and is_prose(stats, k))
 
 
 def template_roots(stats: TreeStats, flagged: set[int]) -> list[int]:
