@@ -109,3 +109,17 @@ def test_the_card_of_a_ranked_list_entry_does_not_end_the_article() -> None:
     assert found is not None
     text = found.content.text_content()
     assert "Entry 0." in text and "Entry 8." in text
+
+
+def test_the_fields_of_a_prose_entry_stay_with_it() -> None:
+    """A list's entries each show a name, an area and a price band above their paragraph:
+    lines without punctuation that belong to the entry, as a title cell to its row."""
+    def entry(k: int) -> str:
+        return (f"<article class='venue'><div class='head'><h3><a href='/v/{k}'>Place {k}</a>"
+                f"</h3><p class='where'>Lower East Side {k}</p><p class='price'>Korean</p>"
+                f"</div><div class='text'><p>{SENTENCE} Entry {k}.</p></div></article>")
+    found = article.extract_once(page_of(f"<div class='venues'>"
+                                         f"{''.join(entry(k) for k in range(5))}</div>"))
+    assert found is not None
+    text = found.content.text_content()
+    assert "Lower East Side 3" in text and "Entry 3." in text

@@ -64,6 +64,11 @@ MIN_PROSE_RECORDS = 0.75
 entry of a list that is the article (see `_prose_record`)."""
 
 
+RECORD_REACH = 4
+"""Levels above an unpunctuated line within which an entry of a list of prose entries makes
+it that entry's field (see `_record_field`)."""
+
+
 MAX_LINK_DENSITY = 0.5
 SHORT_PAGE_CHARS = 500
 """A page whose longest text-para is shorter than this is a short page (ECON IV.C)."""
@@ -80,8 +85,9 @@ def summary_node(stats: TreeStats,
     """
     paras = econ.text_node_sets(stats)
     kept, pruned = econ.joint_para(paras)
+    records: dict[int, bool] = {}
     pruned = [i for i in pruned if not _heads_content(stats, i) and not _list_item(stats, i)
-              and not _in_formula(stats, i)]
+              and not _in_formula(stats, i) and not _record_field(stats, i, records)]
     if heading is not None and kept and max(map(prose_chars, kept)) < SHORT_PAGE_CHARS:
         kept = _near(stats, kept, heading) or kept
     snippet = econ.snippet_node(kept, size=prose_chars)
@@ -118,6 +124,25 @@ def _row_has_text(stats: TreeStats, row: int) -> bool:
     """True when a cell of the row holds sentences or plain (unlinked) text."""
     return any(stats.content_punc(j) or stats.link_density(j) <= MAX_LINK_DENSITY
                for j in children(stats, row) if stats.elements[j].tag in _CELL_TAGS)
+
+
+def _record_field(stats: TreeStats, i: int, records: dict[int, bool]) -> bool:
+    """Plain (unlinked) text within RECORD_REACH levels of an entry of a list of prose
+    entries (`_prose_record`) is one of its fields: a place's name, area and cuisine above
+    its paragraph belong to it, as a linked title cell belongs to its table row. `records`
+    caches the test per element."""
+    if stats.link_density(i) > MAX_LINK_DENSITY:
+        return False
+    a = stats.parent[i]
+    for _ in range(RECORD_REACH):
+        if a <= 0:
+            return False
+        if a not in records:
+            records[a] = _prose_record(stats, a)
+        if records[a]:
+            return True
+        a = stats.parent[a]
+    return False
 
 
 def _in_formula(stats: TreeStats, i: int) -> bool:
