@@ -1,9 +1,10 @@
 """What counts for nothing before counting (article_candidates.py): a heading's class names
-the heading, not a region of the page."""
+the heading, not a region of the page; a list of records holding most of the page's
+sentences is its text, not a rail."""
 
 from __future__ import annotations
 
-from winnow import article
+from winnow import article, econ
 from winnow.article_candidates import is_noise_hint
 from winnow.page import parse_page
 
@@ -28,3 +29,37 @@ def test_subheadings_named_header_stay_in_the_article() -> None:
                                             "</body></html>"))
     assert found is not None
     assert "Section 3" in found.content.text_content()
+
+
+def _records(count: int) -> str:
+    """Link-led records, each a linked name and a short blurb of one sentence."""
+    return "".join(f'<div class="venue"><h3><a href="/v/{k}">Place {k}</a></h3>'
+                   f"<p>A small room, warm and loud, serving dumplings.</p></div>"
+                   for k in range(count))
+
+
+def test_records_holding_most_of_the_pages_sentences_are_a_listicle() -> None:
+    """Ten places with a blurb each under a one-line lead are the page's text; the same
+    three records beside a story of many sentences are a rail of teasers."""
+    listicle = econ.collect_stats(parse_page(
+        f"<html><body><p>Where to eat now.</p><div>{_records(10)}</div></body></html>").body)
+    assert article.teaser_lists(listicle) == []
+    story = "".join(f"<p>{SENTENCE}</p>" for _ in range(6))
+    rail = econ.collect_stats(parse_page(
+        f"<html><body><div>{story}</div><div>{_records(3)}</div></body></html>").body)
+    assert len(article.teaser_lists(rail)) == 3
+
+
+def test_a_noise_named_body_of_paragraphs_under_the_title_is_the_article() -> None:
+    """A newsletter issue's body sits in a block its class names for the newsletter, beside
+    the title's header, and holds most of the page: its own paragraphs make it the body,
+    where a block holding half the page's sentences in boxes of its own would not be."""
+    issue = "".join(f"<p>{SENTENCE} Issue point {k}.</p>" for k in range(4))
+    notes = "".join(f"<div class='note'><p>{SENTENCE} Note {k}.</p></div>" for k in range(3))
+    page = parse_page("<html><body><main><div class='hero'><h1>Fitness Protocol</h1></div>"
+                      f"<div class='rich-text-newsletter'>{issue}</div>{notes}</main>"
+                      "</body></html>")
+    hints = article.PageHints(title_heading=page.body.find(".//h1"))
+    found = article.extract_once(page, hints)  # the first pass, with class-name hints
+    assert found is not None
+    assert "Issue point 3." in found.content.text_content()

@@ -93,3 +93,33 @@ def test_a_widget_named_block_of_the_articles_paragraphs_stays() -> None:
     text = found.content.text_content()
     assert "Lead 3." in text and "what step 2 costs" in text
     assert "Topic 3" not in text
+
+
+def test_the_card_of_a_ranked_list_entry_does_not_end_the_article() -> None:
+    """Each entry of a ranked list is a card: a long unpunctuated name line with its
+    buttons, then the entry's paragraph. The card adds a label longer than a step label and
+    no sentence; it is one of many cards that hold prose, so the climb goes on to the list,
+    where a sparse run of short entries would have stopped it."""
+    def card(k: int, sentences: int) -> str:
+        return (f"<div><div><span>Mover Number {k} of Many Best Movers in Town</span>"
+                f"<a href='/site/{k}'>Website</a> <a href='/call/{k}'>Call</a></div>"
+                f"<div><p>{' '.join([SENTENCE] * sentences)} Entry {k}.</p></div></div>")
+    cards = "".join(card(k, 1) for k in range(8)) + card(8, 4)
+    found = article.extract_once(page_of(f"<div class='post-content'>{cards}</div>"))
+    assert found is not None
+    text = found.content.text_content()
+    assert "Entry 0." in text and "Entry 8." in text
+
+
+def test_the_fields_of_a_prose_entry_stay_with_it() -> None:
+    """A list's entries each show a name, an area and a price band above their paragraph:
+    lines without punctuation that belong to the entry, as a title cell to its row."""
+    def entry(k: int) -> str:
+        return (f"<article class='venue'><div class='head'><h3><a href='/v/{k}'>Place {k}</a>"
+                f"</h3><p class='where'>Lower East Side {k}</p><p class='price'>Korean</p>"
+                f"</div><div class='text'><p>{SENTENCE} Entry {k}.</p></div></article>")
+    found = article.extract_once(page_of(f"<div class='venues'>"
+                                         f"{''.join(entry(k) for k in range(5))}</div>"))
+    assert found is not None
+    text = found.content.text_content()
+    assert "Lower East Side 3" in text and "Entry 3." in text

@@ -29,6 +29,9 @@ def test_name_tokens(names: str, tokens: tuple[str, ...]) -> None:
     "elementor-element-4a79d52",  # a hash's letters
     "main-header",  # a content word of its own overrules
     "has-sidebar",  # a layout modifier
+    "isolate overflow-x-scroll",  # a CSS property set to a value: a scrolling table box
+    "leading-extra-tight",  # a line height, not an "extra"
+    "my-8 scroll-mt-20",  # a scroll margin along an axis, on a section
 ])
 def test_names_that_do_not_say_noise(names: str) -> None:
     assert not article_names.says_noise(names)
@@ -44,6 +47,8 @@ def test_names_that_do_not_say_noise(names: str) -> None:
     "sr-only",
     "ad-slot",
     "sidebar2",
+    "scroll-to-top",  # no axis code: a scroll name
+    "et_pb_social_media_follow",  # a short namespace, not a property, before "pb"
 ])
 def test_names_that_say_noise(names: str) -> None:
     assert article_names.says_noise(names)

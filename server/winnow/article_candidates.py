@@ -56,6 +56,11 @@ whatever its class names say (unless its tag or role says navigation or an aside
 comments: a long discussion under a short post holds most of the page too)."""
 
 
+MIN_OWN_PARAGRAPHS = 3
+"""Paragraphs of prose a hinted block holding half of the page's sentences must have as its
+children to be the post's body without holding the title's heading (see `_is_wrapper`)."""
+
+
 TEASER_TAGS = frozenset({"li", "div", "article", "section", "dd", "dt"})
 MIN_TEASERS = 3
 MAX_TEASER_CHARS = 600
@@ -152,9 +157,11 @@ def _is_wrapper(stats: TreeStats, i: int, heading: int | None, page_punc: int) -
     its class words say, unless its tag or role says navigation or an aside or it is named
     for comments (a long discussion under a short post). Holding
     MAX_NOISE_SHARE, with the title's heading known, it must hold that heading, and then even
-    an <aside> a site put its post in is one; without the heading, an <aside>, a comment list
-    or a navigation role never is. A list never wraps a page: a slideshow's many captions
-    are still a slideshow."""
+    an <aside> a site put its post in is one, or hold MIN_OWN_PARAGRAPHS paragraphs of prose
+    as its children (the post's body itself, `rich-text-newsletter` under a newsletter
+    issue's title), and be no aside, navigation or comment list; without the heading, an
+    <aside>, a comment list or a navigation role never is. A list never wraps a page: a
+    slideshow's many captions are still a slideshow."""
     punc = stats.content_punc(i)
     el = stats.elements[i]
     if punc < MAX_NOISE_SHARE * page_punc or el.tag in LIST_TAGS:
@@ -163,7 +170,14 @@ def _is_wrapper(stats: TreeStats, i: int, heading: int | None, page_punc: int) -
         return True
     if heading is None:
         return not named_noise(el)
-    return econ.is_descendant(stats, heading, i)
+    return econ.is_descendant(stats, heading, i) or (
+        not named_noise(el) and _own_paragraphs(stats, i) >= MIN_OWN_PARAGRAPHS)
+
+
+def _own_paragraphs(stats: TreeStats, i: int) -> int:
+    """The element's children that are paragraphs of prose."""
+    return sum(1 for k in children(stats, i)
+               if stats.elements[k].tag == "p" and is_prose(stats, k))
 
 
 def template_roots(stats: TreeStats, flagged: set[int]) -> list[int]:
@@ -196,7 +210,8 @@ def teaser_lists(stats: TreeStats) -> list[int]:
     Three or more siblings with the same tag and class that each hold a link and little
     text form a list of records, not prose; article paragraphs repeat too but are not led
     by links (the record idea of MDR and MiBAT, applied to template noise). A list that
-    stands among the paragraphs of a post is what the post links to, and stays.
+    stands among the paragraphs of a post is what the post links to, and stays; so does a
+    list holding most of the page's sentences (`_is_listicle`).
     """
     groups: dict[tuple[int, str, str], list[int]] = {}
     for i in range(1, len(stats.elements)):
@@ -205,12 +220,21 @@ def teaser_lists(stats: TreeStats) -> list[int]:
             key = (stats.parent[i], el.tag, el.get("class") or "")
             groups.setdefault(key, []).append(i)
     in_prose = prose_parents(stats)
+    page_punc = max(stats.content_punc(0), 1)
     found: list[int] = []
     for items in groups.values():
         if (len(items) >= MIN_TEASERS and are_teasers(stats, items)
-                and not list_in_prose(stats, stats.parent[items[0]], in_prose)):
+                and not list_in_prose(stats, stats.parent[items[0]], in_prose)
+                and not _is_listicle(stats, items, page_punc)):
             found.extend(items)
     return found
+
+
+def _is_listicle(stats: TreeStats, items: list[int], page_punc: int) -> bool:
+    """Records holding MOST_PROSE_SHARE of the page's punctuation are the page's own text (a
+    listicle of places or products, each a linked name and a paragraph), not a rail beside
+    it: a rail is the smaller part of a page, as a wrapper is the larger (`_is_wrapper`)."""
+    return sum(stats.content_punc(i) for i in items) >= MOST_PROSE_SHARE * page_punc
 
 
 def prose_parents(stats: TreeStats, root: int = 0) -> set[int]:

@@ -15,6 +15,7 @@ from winnow.article_candidates import (
     PARAGRAPH_TAGS,
     are_teasers,
     children,
+    is_prose,
     kind_of,
 )
 from winnow.econ import TreeStats
@@ -58,6 +59,16 @@ Gutenberg columns) put each run of paragraphs in a module of its own, with a hea
 image module between them that adds a label and stops the climb one module short."""
 
 
+MIN_PROSE_RECORDS = 0.75
+"""Share of an element's siblings of its tag and class that must hold prose for it to be one
+entry of a list that is the article (see `_prose_record`)."""
+
+
+RECORD_REACH = 4
+"""Levels above an unpunctuated line within which an entry of a list of prose entries makes
+it that entry's field (see `_record_field`)."""
+
+
 MAX_LINK_DENSITY = 0.5
 SHORT_PAGE_CHARS = 500
 """A page whose longest text-para is shorter than this is a short page (ECON IV.C)."""
@@ -74,8 +85,9 @@ def summary_node(stats: TreeStats,
     """
     paras = econ.text_node_sets(stats)
     kept, pruned = econ.joint_para(paras)
+    records: dict[int, bool] = {}
     pruned = [i for i in pruned if not _heads_content(stats, i) and not _list_item(stats, i)
-              and not _in_formula(stats, i)]
+              and not _in_formula(stats, i) and not _record_field(stats, i, records)]
     if heading is not None and kept and max(map(prose_chars, kept)) < SHORT_PAGE_CHARS:
         kept = _near(stats, kept, heading) or kept
     snippet = econ.snippet_node(kept, size=prose_chars)
@@ -112,6 +124,25 @@ def _row_has_text(stats: TreeStats, row: int) -> bool:
     """True when a cell of the row holds sentences or plain (unlinked) text."""
     return any(stats.content_punc(j) or stats.link_density(j) <= MAX_LINK_DENSITY
                for j in children(stats, row) if stats.elements[j].tag in _CELL_TAGS)
+
+
+def _record_field(stats: TreeStats, i: int, records: dict[int, bool]) -> bool:
+    """Plain (unlinked) text within RECORD_REACH levels of an entry of a list of prose
+    entries (`_prose_record`) is one of its fields: a place's name, area and cuisine above
+    its paragraph belong to it, as a linked title cell belongs to its table row. `records`
+    caches the test per element."""
+    if stats.link_density(i) > MAX_LINK_DENSITY:
+        return False
+    a = stats.parent[i]
+    for _ in range(RECORD_REACH):
+        if a <= 0:
+            return False
+        if a not in records:
+            records[a] = _prose_record(stats, a)
+        if records[a]:
+            return True
+        a = stats.parent[a]
+    return False
 
 
 def _in_formula(stats: TreeStats, i: int) -> bool:
@@ -163,7 +194,8 @@ def _backtrack(stats: TreeStats, snippet: int, paras: Sequence[econ.TextPara]) -
     """Climb like ECON, but look through steps that add (almost) no text.
 
     A parent that adds no text, or only a short label without punctuation (a step heading,
-    a wrapper's caption), gives distance 0 without saying the article ended, so the climb
+    a wrapper's caption), or that is the card of one entry of a list of prose entries
+    (`_prose_record`), gives distance 0 without saying the article ended, so the climb
     goes on tentatively; it is kept only if a later step adds real sentences. When the climb
     stops (`_stops`, or a parent adding only fragments among the text-paras `paras`), the
     lowest element of the last real step is the summary-node.
@@ -173,7 +205,7 @@ def _backtrack(stats: TreeStats, snippet: int, paras: Sequence[econ.TextPara]) -
     while parent >= 0:
         added = stats.content_chars(parent) - stats.content_chars(child)
         gain = stats.content_punc(parent) - stats.content_punc(child)
-        if gain <= 0 and added <= MAX_LABEL_CHARS:
+        if gain <= 0 and (added <= MAX_LABEL_CHARS or _prose_record(stats, parent)):
             child, parent = parent, stats.parent[parent]
             continue
         if (_stops(stats, child, parent) and not _more_of_the_same(stats, child, parent, snippet)
@@ -186,6 +218,19 @@ def _backtrack(stats: TreeStats, snippet: int, paras: Sequence[econ.TextPara]) -
         child, parent = parent, stats.parent[parent]
         best = child
     return best
+
+
+def _prose_record(stats: TreeStats, i: int) -> bool:
+    """True when `i` is one of MIN_TEASERS or more siblings of its tag and class that hold
+    prose (MIN_PROSE_RECORDS of them: a date line or a breadcrumb of its kind aside): an
+    entry of a list that is the article (a ranked list of places, each a card with a name,
+    stars and buttons above its paragraph), whose card adds a label longer than
+    MAX_LABEL_CHARS without saying the article ended."""
+    kind = kind_of(stats.elements[i])
+    same = [k for k in children(stats, stats.parent[i])
+            if kind_of(stats.elements[k]) == kind and stats.chars[k]]
+    prose = sum(1 for k in same if is_prose(stats, k))
+    return prose >= MIN_TEASERS and prose >= MIN_PROSE_RECORDS * len(same)
 
 
 def _continues_above(stats: TreeStats, best: int, stop: int,

@@ -28,9 +28,17 @@ MAX_SHORT_TOKEN = 2
 """Tokens this short ("ad", "sr") are names only as whole `-`/`_`-delimited pieces."""
 
 UTILITY_PREFIXES = frozenset({"is", "has", "no", "with", "text", "bg", "btn", "border",
-                              "font", "color", "u"})
+                              "font", "color", "u", "overflow", "leading", "tracking"})
 """First tokens of class words that style or toggle an element rather than name it
-(`text-secondary`, `has-sidebar`, `no-sidebars`)."""
+(`text-secondary`, `has-sidebar`, `no-sidebars`), among them CSS properties a utility class
+sets to a value that reads like a role (`overflow-x-scroll`, `leading-extra-tight`)."""
+
+AXIS_CODES = frozenset({"x", "y", "m", "mx", "my", "mt", "mr", "mb", "ml",
+                        "p", "px", "py", "pt", "pr", "pb", "pl"})
+"""Axis and side codes of utility classes: a class word whose first piece is a word (a
+property, not a short namespace such as Divi's `et_pb`) and whose second piece is one sets
+that property along it (`overflow-x-scroll`, `scroll-m-28`: a scroll margin), whatever the
+property's name says."""
 
 
 VARIANT_MARKS = frozenset(":[")
@@ -84,6 +92,8 @@ POSITIVE_WORDS = _vocabulary("""
 """Readability's class weights (-25 / +25), as tokens."""
 
 
+_AXIS_PIECES = frozenset((code,) for code in AXIS_CODES)
+
 Word = tuple[tuple[str, ...], ...]
 """A class word (or the id) as its `-`/`_`-delimited pieces, each piece as its tokens."""
 
@@ -102,9 +112,13 @@ def _word(raw: str) -> Word:
     if not VARIANT_MARKS.isdisjoint(raw):
         return ()
     pieces = tuple(t for t in (_piece_tokens(p) for p in _DELIMITER_RE.split(raw)) if t)
-    if len(pieces) > 1 and pieces[0][0] in UTILITY_PREFIXES:
+    if len(pieces) > 1 and (pieces[0][0] in UTILITY_PREFIXES or _sets_along_axis(pieces)):
         return ()
     return pieces
+
+
+def _sets_along_axis(pieces: Word) -> bool:
+    return pieces[1] in _AXIS_PIECES and len(pieces[0][0]) > MAX_SHORT_TOKEN
 
 
 def name_tokens(names: str) -> tuple[str, ...]:
