@@ -139,7 +139,7 @@ def test_given_noise_leaves_the_region() -> None:
 
 def test_a_block_repeating_an_earlier_ones_text_is_left_out_of_the_main_text() -> None:
     """A responsive layout prints a product's description twice (desktop and mobile); the
-    main text holds it once. A repeat shorter than MIN_REPEAT_CHARS, and the same feature in two
+    main text holds it once. A repeat shorter than MIN_TWIN_CHARS, and the same feature in two
     plans' lists, stay."""
     plan = ("<ul><li>Unlimited projects, unlimited storage and a dedicated account manager for "
             "the whole team</li><li>{}</li></ul>")

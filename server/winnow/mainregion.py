@@ -23,7 +23,6 @@ from winnow.folded import folded_panels, unfold
 from winnow.page import HtmlElement, Page, is_hidden, wn_id
 from winnow.pagetype import PageType, readerless_probability
 from winnow.router import weighted_length
-from winnow.twins import repeated_blocks
 
 FURNITURE_TAGS = frozenset({"header", "nav", "footer", "aside"})
 """Tags that hold page furniture inside a main region (a docs page's sidebar and table of
@@ -43,6 +42,15 @@ WRAPPER_SHARE = 0.5
 header, nav, footer or aside element) is the page's wrapper rather than furniture: a sidebar
 layout, a sticky-footer shell or a whole-page form holds the content itself. Its inside is
 still read block by block."""
+
+MIN_TWIN_CHARS = 80
+"""Characters of text from which a block that repeats an earlier block's text word for word
+is that block's twin (a responsive layout's mobile and desktop copies of a product's
+description, a card shown in two carousels) and is left out: shorter repeats are labels,
+prices and buttons that recur for a reason."""
+ITEM_TAGS = frozenset({"li", "dt", "dd", "tr", "td", "th"})
+"""Items of a list or table, and all inside them, are never twins: the same line in two
+pricing plans' feature lists, or in two rows of a table, is a feature both have."""
 
 REVIEW_WORDS = frozenset({"review", "reviews"})
 """Class and id words of the block that holds a product page's customer reviews: on a
@@ -93,15 +101,14 @@ def main_container(page: Page, near: HtmlElement | None = None,
 def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = (),
                 drop_twins: bool = False, drop_reviews: bool = False) -> ArticleContent:
     """`root` without its furniture and the given `noise`, with the page's labels; with
-    `drop_twins`, without the blocks that repeat an earlier one's text
-    (`twins.repeated_blocks`: a page's main text, not a document whose language tabs each
-    repeat the same notes)."""
+    `drop_twins`, without the blocks that repeat an earlier one's text (`_twins`: a page's main
+    text, not a document whose language tabs each repeat the same notes)."""
     stats = page_stats(page)
     start = stats.index[root]
     panels = folded_panels(page, root)
     drop = _furniture(stats, start, noise, panels, drop_reviews)
     if drop_twins:
-        drop = sorted(drop + repeated_blocks(stats, start, set(drop)))
+        drop = sorted(drop + _twins(stats, start, set(drop)))
     clone = copy.deepcopy(root)
     clone.tail = None
     twins = list(clone.iter())
@@ -163,6 +170,32 @@ def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
         else:
             i += 1
     return drop
+
+
+def _twins(stats: econ.TreeStats, start: int, drop: set[int]) -> list[int]:
+    """The blocks under element `start`, outside the `drop`ped ones, whose text (of
+    MIN_TWIN_CHARS or more, spaces normalised) an earlier block outside them already holds;
+    outermost only. A wrapper and its only child share their text and are no twins; list
+    items and table cells (ITEM_TAGS) are not searched."""
+    seen: dict[str, int] = {}
+    twins: list[int] = []
+    i = start + 1
+    while i < stats.end[start]:
+        if i in drop:
+            i = stats.end[i]
+            continue
+        if stats.elements[i].tag in ITEM_TAGS:
+            i = stats.end[i]
+            continue
+        if stats.chars[i] >= MIN_TWIN_CHARS:
+            text = " ".join(stats.elements[i].text_content().split())
+            first = seen.setdefault(text, i)
+            if first != i and stats.end[first] <= i:
+                twins.append(i)
+                i = stats.end[i]
+                continue
+        i += 1
+    return twins
 
 
 def _names_reviews(el: HtmlElement) -> bool:

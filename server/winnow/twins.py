@@ -1,5 +1,4 @@
-"""Twin copies: a section a page carries twice, word for word (`twin_copies`, for an
-article), and the blocks a page's main text repeats (`repeated_blocks`, for kind "other").
+"""Twin copies: a section a page carries twice, word for word.
 
 Responsive layouts render one section once per screen size (a site builder's desktop,
 tablet and mobile variants, a pricing table beside its folded mobile twin) and let
@@ -90,42 +89,3 @@ def _names_up_to(stats: TreeStats, i: int, top: int) -> list[tuple[str, str]]:
 def _blocks(stats: TreeStats, i: int) -> int:
     return sum(1 for j in range(i, stats.end[i])
                if stats.elements[j].tag in BLOCK_TAGS and stats.chars[j] > 0)
-
-
-# --- repeated blocks of a main region (kind "other") ---------------------------------------
-
-MIN_REPEAT_CHARS = 80
-"""Characters of text from which a block that repeats an earlier block's text word for word
-is that block's twin (a responsive layout's mobile and desktop copies of a product's
-description, a card shown in two carousels) and is left out: shorter repeats are labels,
-prices and buttons that recur for a reason."""
-REPEAT_ITEM_TAGS = frozenset({"li", "dt", "dd", "tr", "td", "th"})
-"""Items of a list or table, and all inside them, are never twins: the same line in two
-pricing plans' feature lists, or in two rows of a table, is a feature both have."""
-
-
-def repeated_blocks(stats: TreeStats, start: int, drop: set[int]) -> list[int]:
-    """For a page's main text (kind "other"; an article keeps its repeats but for
-    `twin_copies`): the blocks under element `start`, outside the `drop`ped ones, whose text
-    (of MIN_REPEAT_CHARS or more, spaces normalised) an earlier block outside them already
-    holds; outermost only. A wrapper and its only child share their text and are no twins;
-    list items and table cells (REPEAT_ITEM_TAGS) are not searched."""
-    seen: dict[str, int] = {}
-    twins: list[int] = []
-    i = start + 1
-    while i < stats.end[start]:
-        if i in drop:
-            i = stats.end[i]
-            continue
-        if stats.elements[i].tag in REPEAT_ITEM_TAGS:
-            i = stats.end[i]
-            continue
-        if stats.chars[i] >= MIN_REPEAT_CHARS:
-            text = " ".join(stats.elements[i].text_content().split())
-            first = seen.setdefault(text, i)
-            if first != i and stats.end[first] <= i:
-                twins.append(i)
-                i = stats.end[i]
-                continue
-        i += 1
-    return twins
