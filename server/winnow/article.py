@@ -40,7 +40,6 @@ from winnow.article_trim import (
 from winnow.econ import TreeStats
 from winnow.mibat_dom import page_dom
 from winnow.page import Page, wn_id
-from winnow.twins import twin_copies
 
 PAGE_STATS = "econ_stats"
 """`Page.derived` key of the page's ECON counts (`page_stats`)."""
@@ -193,7 +192,6 @@ def extract_once(page: Page, hints: PageHints | None = None,
     drop.update(leading_noise(stats, summary, snippet, drop))
     drop.update(comments_section(stats, summary, snippet))
     drop.update(ad_labels(stats, summary))
-    drop.update(twin_copies(stats, summary, snippet))
     found_content = _build(stats, summary, drop, page_chars)
     found_content.rules = rules
     found_content.snippet_chars = snippet_chars
