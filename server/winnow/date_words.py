@@ -282,6 +282,15 @@ WEEKDAY_TIME_RE = re.compile(
 
 TOKEN_RE = re.compile(r"[^\W\d_]+")
 """Letter runs; texts are screened by their lower-case tokens before the costly regexes run."""
+ASCII_TOKEN_RE = re.compile(r"[a-z]+")
+"""The letter runs of lower-case ASCII text (TOKEN_RE's there), found faster: a character
+range, where TOKEN_RE tests the Unicode categories of every character."""
+
+
+def lower_tokens(text: str) -> set[str]:
+    """The lower-case letter runs (TOKEN_RE) of `text`."""
+    lowered = text.lower()
+    return set((ASCII_TOKEN_RE if lowered.isascii() else TOKEN_RE).findall(lowered))
 
 
 def _first_tokens(phrases: Iterable[str]) -> frozenset[str]:
