@@ -31,9 +31,13 @@ PUNCTUATION = ".,;:!?" + "。，、！？；：" + "،؛؟" + "．，！？；�
 """Marks counted as punc-num. The paper counts period and comma (III.B) and notes that CJK
 and Arabic pages use their own periods (IV.D); the issue adds ! ? ; : in each script."""
 
-_PUNCT_RE = re.compile(r"[.,;:!?](?!\w)|[" + re.escape(PUNCTUATION[6:]) + "]")
+_LATIN_MARKS = PUNCTUATION[:6]
+_PUNCT_RE = re.compile(f"[{re.escape(PUNCTUATION)}]"
+                       rf"(?:(?<![{re.escape(_LATIN_MARKS)}])|(?!\w))")
 """Latin marks count only where they end a word: the dot of 3.5, the colons of 4:36:00 and
-the comma of 15,303 are not punctuation of prose (stock tickers and timestamps are noise)."""
+the comma of 15,303 are not punctuation of prose (stock tickers and timestamps are noise).
+The regex starts with one character class, all the marks, which the regex engine scans a
+text for in C (the plain alternation of the two was tried at every position)."""
 
 BIG_NODE_TAGS = frozenset({
     "p", "br", "h1", "h2", "h3", "h4", "h5", "h6", "b", "strong", "em", "i", "u", "font",
