@@ -77,6 +77,8 @@ class TreeStats:
     link_punc: list[int]
     end: list[int]
     excluded: list[bool]
+    tags: list[str]
+    """Each element's tag, read once (lxml makes a new string on every read of `.tag`)."""
 
 
     def content_punc(self, i: int) -> int:
@@ -143,10 +145,11 @@ def _counted(elements: list[HtmlElement], index: dict[HtmlElement, int], parent:
     """The stats of preorder elements with their own texts (see `collect_stats`)."""
     n = len(elements)
     chars = [_visible_len(t) for t in own]
+    tags = [el.tag for el in elements]
     stats = TreeStats(elements, index, parent, chars,
                       [punc_num(t) if c else 0 for t, c in zip(own, chars, strict=True)],
-                      [el.tag == "a" for el in elements], [], [], [], [], _ends(parent),
-                      [False] * n)
+                      [tag == "a" for tag in tags], [], [], [], [], _ends(parent),
+                      [False] * n, tags)
     _aggregate(stats)
     return stats
 
@@ -209,8 +212,7 @@ def is_big_node(stats: TreeStats, i: int) -> bool:
     """III.B: the father of a text node, or a tag that breaks news text into pieces."""
     if stats.excluded[i]:
         return False
-    el = stats.elements[i]
-    return stats.own_chars[i] > 0 or el.tag in BIG_NODE_TAGS
+    return stats.own_chars[i] > 0 or stats.tags[i] in BIG_NODE_TAGS
 
 
 @dataclass(frozen=True)
