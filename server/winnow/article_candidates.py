@@ -201,7 +201,7 @@ def _all_template(stats: TreeStats, template: list[int], i: int) -> bool:
 def _swallows_blocks(stats: TreeStats, i: int) -> bool:
     """An inline element holding more than a line of text is broken markup (an unclosed
     byline <span> that swallowed the post): its class names the byline, not its content."""
-    return stats.elements[i].tag in INLINE_TAGS and stats.chars[i] > MAX_INLINE_NOISE_CHARS
+    return stats.tags[i] in INLINE_TAGS and stats.chars[i] > MAX_INLINE_NOISE_CHARS
 
 
 def teaser_lists(stats: TreeStats) -> list[int]:
@@ -214,10 +214,10 @@ def teaser_lists(stats: TreeStats) -> list[int]:
     list holding most of the page's sentences (`_is_listicle`).
     """
     groups: dict[tuple[int, str, str], list[int]] = {}
+    tags = stats.tags
     for i in range(1, len(stats.elements)):
-        el = stats.elements[i]
-        if stats.chars[i] and el.tag in TEASER_TAGS:
-            key = (stats.parent[i], el.tag, el.get("class") or "")
+        if stats.chars[i] and tags[i] in TEASER_TAGS:
+            key = (stats.parent[i], tags[i], stats.elements[i].get("class") or "")
             groups.setdefault(key, []).append(i)
     in_prose = prose_parents(stats)
     page_punc = max(stats.content_punc(0), 1)
@@ -241,13 +241,13 @@ def prose_parents(stats: TreeStats, root: int = 0) -> set[int]:
     """Elements in `root`'s subtree with a paragraph of prose among their children: where a
     post's text is."""
     return {stats.parent[i] for i in range(root + 1, stats.end[root])
-            if stats.elements[i].tag == "p" and is_prose(stats, i)}
+            if stats.tags[i] == "p" and is_prose(stats, i)}
 
 
 def list_in_prose(stats: TreeStats, i: int, prose_parents: set[int]) -> bool:
     """A list standing among paragraphs of prose: what a post links to or enumerates (a
     roundup, a blog carnival, a schedule), not a rail beside it."""
-    return (i > 0 and stats.elements[i].tag in LIST_TAGS
+    return (i > 0 and stats.tags[i] in LIST_TAGS
             and stats.parent[i] in prose_parents)
 
 

@@ -264,7 +264,10 @@ def _has_noise_phrase(tokens: tuple[str, ...]) -> bool:
                for p in _PHRASES_BY_FIRST.get(token, ()))
 
 
+@functools.lru_cache(maxsize=16384)
 def _names_flags(names: str) -> int:
+    """The flags of the words of an element's class and id names; cached per names string,
+    which a page repeats on many elements (ECON asks for every element on every pass)."""
     flags = 0
     for raw in names.split():
         flags |= _word_flags(raw)

@@ -370,7 +370,7 @@ def _candidates(text: str, lang_hint: str | None) -> list[_Hit]:
     """Every date candidate in `text`; cheap token screens decide which regexes run."""
     hits: list[_Hit] = []
     has_digit = words.DIGIT_RE.search(text) is not None
-    tokens = set(words.TOKEN_RE.findall(text.lower()))
+    tokens = words.lower_tokens(text)
     cjk = not text.isascii() and any(trigger in text for trigger in words.CJK_TRIGGERS)
     if has_digit:
         if words.DIGIT_SEP_DIGIT_RE.search(text) is not None:

@@ -26,11 +26,8 @@ DATE_CACHE_SIZE = 8192
 DATE_ATTRS = ("datetime", "title", "data-time", "data-timestamp", "data-date")
 """Attributes whose value may hold a machine-readable post date (a candidate pivot)."""
 
-MARKS_XPATH = " | ".join(f"descendant-or-self::*/@{name}"
-                        for name in (*DATE_ATTRS, *HIDING_ATTRS))
-"""The DATE_ATTRS and HIDING_ATTRS of a subtree's elements: one XPath query finds the few
-elements with a date attribute and the few `page.is_hidden` may find hidden (a union of
-attribute paths is faster than testing attributes in a predicate)."""
+_DATE_ATTR_SET = frozenset(DATE_ATTRS)
+_HIDING_ATTR_SET = frozenset(HIDING_ATTRS)
 
 DATE_INLINE_TAGS = frozenset({"span", "abbr", "time"})
 """Inline tags a page writes a date in: one tag for matching (`_dates_one_tag`)."""
@@ -90,15 +87,16 @@ def dom_tree(root: HtmlElement) -> DomTree:
 
     Preorder puts every child after its parent, so walking the nodes backwards finishes a
     node's subtree before the node: each pass adds a node's count to its parent's. Hidden
-    elements and elements with date attributes are few; one XPath query each finds them.
+    elements and elements with date attributes are few; one look at each element's
+    attribute names finds them.
     """
     read = read_tree(root, LabelOptions(with_text=False))
-    tree, index = read.tree, read.index
+    tree = read.tree
     elements = tree.elements
     assert elements is not None
     n = len(tree)
     parents = tree.parents
-    dated, hiding = _marked(root, index)
+    dated, hiding = _marked(elements)
     hidden = [False] * n
     for v in hiding:
         hidden[v] = is_hidden(elements[v])
@@ -142,12 +140,18 @@ def _dates_one_tag(tree: Tree, cand: Sequence[bool], collapsed: Sequence[bool]) 
                                hashes=subtree_hashes(labels, tree.children))
 
 
-def _marked(root: HtmlElement, index: dict[HtmlElement, int]) -> tuple[set[int], set[int]]:
-    """The nodes with a date attribute and the nodes with an attribute that may hide them."""
+def _marked(elements: Sequence[HtmlElement]) -> tuple[set[int], set[int]]:
+    """The nodes with a date attribute (DATE_ATTRS) and the nodes with an attribute that
+    may hide them (HIDING_ATTRS). Each element's attribute names come in one call: an XPath
+    query for the nine names walked the tree once per name, a third slower."""
     dated: set[int] = set()
     hiding: set[int] = set()
-    for value in root.xpath(MARKS_XPATH):
-        (dated if value.attrname in DATE_ATTRS else hiding).add(index[value.getparent()])
+    for v, names in enumerate(map(HtmlElement.keys, elements)):
+        if names:
+            if not _DATE_ATTR_SET.isdisjoint(names):
+                dated.add(v)
+            if not _HIDING_ATTR_SET.isdisjoint(names):
+                hiding.add(v)
     return dated, hiding
 
 

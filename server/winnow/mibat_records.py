@@ -9,6 +9,7 @@ Pure: it reads the page's `DomTree` and returns `Region`s.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -122,6 +123,12 @@ def _follow_on(dom: DomTree, a: Region, b: Region) -> bool:
     return between is not None and not any(dom.cands_below[v] for v in between)
 
 
+def _starts_in(starts: Sequence[int], span: range) -> bool:
+    """Whether one of the sorted `starts` lies in `span` (a subtree's node range)."""
+    at = bisect_left(starts, span.start)
+    return at < len(starts) and starts[at] < span.stop
+
+
 def same_kind_records(matcher: TreeMatcher, dom: DomTree, main: Region) -> Region:
     """The main region plus every subtree elsewhere on the page that is a record of its kind:
     its anchor tree matches the main region's first anchor tree by PS at one of the main
@@ -131,6 +138,7 @@ def same_kind_records(matcher: TreeMatcher, dom: DomTree, main: Region) -> Regio
     tree = dom.tree
     anchor = main.anchors[0]
     taken = [tree.subtree(v) for record in main.records for v in record]
+    taken_starts = sorted(r.start for r in taken)
     start = main.records[0][0]
     found: list[tuple[int, int]] = []
     for c in range(len(tree)):
@@ -141,7 +149,7 @@ def same_kind_records(matcher: TreeMatcher, dom: DomTree, main: Region) -> Regio
             if tree.depths[c] < rel:
                 continue
             a = _ancestor(tree, c, rel)
-            if any(r.start in tree.subtree(a) for r in taken) or any(a == f for f, _ in found):
+            if _starts_in(taken_starts, tree.subtree(a)) or any(a == f for f, _ in found):
                 continue  # a record already, or around one; inside one is a nested reply
             if not any(a in r for r in taken) and _aside(dom, a) and not _aside(dom, start):
                 continue  # a "top comment" widget in a sidebar quotes the thread

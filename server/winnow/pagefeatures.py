@@ -13,13 +13,14 @@ import math
 import operator
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, cast
 from urllib.parse import urlsplit
 
 import lxml.etree as etree
 from lxml.html import HtmlElement
 
+from winnow.mibat_dom import page_dom
 from winnow.page import Page
 
 Features = dict[str, float]
@@ -94,9 +95,18 @@ OG_TYPES = ("article", "product", "website", "profile", "book", "video")
 MAX_LD_NODES = 200
 """JSON-LD nodes walked at most (a catalogue's graph can be huge; the types come early)."""
 
+SHARED_TAGS = {"a": "a", "pre": "pre", "table": "table", "p": "p", "ul": "list", "ol": "list",
+               **{f"h{level}": "heading" for level in range(1, 7)}}
+"""Tags whose share of the page's text is a feature, by group (lists and headings count
+together; the longest paragraph is one too)."""
+
 _NAME_TOKEN_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _URL_TOKEN_RE = re.compile(r"[a-z]+")
-_PRICE_RE = re.compile(r"[$€£¥₹]\s?\d|\d(?:[.,]\d\d)?\s?(?:€|EUR|USD|zł|kr)\b")
+_PRICE_RE = re.compile(r"[$€£¥₹\d](?:(?<=[$€£¥₹])\s?\d"
+                       r"|(?<=\d)(?:[.,]\d\d)?\s?(?:€|EUR|USD|zł|kr)\b)")
+"""A price: a currency sign before a digit, or a number (cents allowed) before a currency.
+The regex starts with one character class, which the regex engine scans a text for in C;
+the plain alternation of the two it stands for was tried at every position of the text."""
 _DATE_PATH_RE = re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/)?")
 _SENTENCE_RE = re.compile(r"[.!?。！？](?:\s|$)")
 
@@ -122,11 +132,16 @@ def _compute(page: Page) -> Features:
     for tag in COUNTED_TAGS:
         feats[f"tag_{tag}"] = 100.0 * tags.get(tag, 0) / n
         feats[f"log_{tag}"] = math.log1p(tags.get(tag, 0))
-    feats["link_density"] = _share(body.iter("a"), chars)
-    feats["code_share"] = _share(body.iter("pre"), chars)
-    feats["table_share"] = _share(body.iter("table"), chars)
-    feats["list_share"] = _share(_outer(body.iter("ul", "ol")), chars)
-    feats["heading_share"] = _share(body.iter("h1", "h2", "h3", "h4", "h5", "h6"), chars)
+    read = page_dom(page).read
+    assert read is not None and read.tree.elements is not None \
+        and read.tree.elements[0] is body
+    lengths = read.text_lengths
+    nodes = _nodes_by_tag(read.tree.tags)
+    feats["link_density"] = _share(lengths, nodes["a"], chars)
+    feats["code_share"] = _share(lengths, nodes["pre"], chars)
+    feats["table_share"] = _share(lengths, nodes["table"], chars)
+    feats["list_share"] = _share(lengths, _outer(nodes["list"], read.tree.sizes), chars)
+    feats["heading_share"] = _share(lengths, nodes["heading"], chars)
     feats.update(_repeats(elements))
     feats.update(_name_themes(body, n))
     feats.update(_url_themes(page.url))
@@ -134,8 +149,7 @@ def _compute(page: Page) -> Features:
     feats.update(_og_types(page.root))
     feats["log_prices"] = math.log1p(len(_PRICE_RE.findall(text)))
     feats["sentences_per_kchar"] = 1000.0 * len(_SENTENCE_RE.findall(text)) / chars
-    feats["longest_p"] = math.log1p(max((len(p.text_content()) for p in body.iter("p")),
-                                        default=0))
+    feats["longest_p"] = math.log1p(max((lengths[v] for v in nodes["p"]), default=0))
     return feats
 
 
@@ -145,18 +159,28 @@ def _strings(xpath: etree.XPath, el: HtmlElement) -> list[str]:
     return cast(list[str], xpath(el))
 
 
-def _share(els: Iterable[HtmlElement], chars: int) -> float:
-    return min(1.0, sum(len(el.text_content()) for el in els) / chars)
+def _nodes_by_tag(tags: Sequence[str]) -> dict[str, list[int]]:
+    """The body's nodes (`tree.read_tree` numbers) of each SHARED_TAGS group, in order."""
+    nodes: dict[str, list[int]] = {group: [] for group in SHARED_TAGS.values()}
+    for v, tag in enumerate(tags):
+        group = SHARED_TAGS.get(tag)
+        if group is not None:
+            nodes[group].append(v)
+    return nodes
 
 
-def _outer(els: Iterable[HtmlElement]) -> Iterator[HtmlElement]:
-    """The elements of `els` that are not inside an earlier one (nested lists count once)."""
-    last: HtmlElement | None = None
-    for el in els:
-        if last is not None and last in el.iterancestors():
-            continue
-        last = el
-        yield el
+def _share(lengths: Sequence[int], nodes: Iterable[int], chars: int) -> float:
+    """The text of `nodes` (their `text_content` lengths) per character of the page."""
+    return min(1.0, sum(lengths[v] for v in nodes) / chars)
+
+
+def _outer(nodes: Iterable[int], sizes: Sequence[int]) -> Iterator[int]:
+    """The preorder `nodes` that are not inside an earlier one (nested lists count once)."""
+    end = 0
+    for v in nodes:
+        if v >= end:
+            end = v + sizes[v]
+            yield v
 
 
 def _repeats(elements: list[HtmlElement]) -> Features:
@@ -185,22 +209,23 @@ def name_tokens(names: str) -> list[str]:
 _NAMES_XPATH = etree.XPath("descendant-or-self::*/@class | descendant-or-self::*/@id",
                            smart_strings=False)  # plain strings: twice as fast to make
 _THEMES_OF_TOKEN: dict[str, tuple[str, ...]] = {}
+"""The themes a name token names, by the token as _NAME_TOKEN_RE finds it: a lower-case
+theme word ("post") is found as "post", "Post" or "POST", the three ways a token of that
+regex lower-cases to it."""
 for _theme, _words in NAME_THEMES.items():
     for _word in _words:
-        _THEMES_OF_TOKEN[_word] = (*_THEMES_OF_TOKEN.get(_word, ()), _theme)
+        for _form in {_word, _word.capitalize(), _word.upper()}:
+            _THEMES_OF_TOKEN[_form] = (*_THEMES_OF_TOKEN.get(_form, ()), _theme)
 
 
 def _name_themes(body: HtmlElement, n: int) -> Features:
     """Per theme, the class and id tokens naming it, per 100 elements (each distinct class
     and id value tokenized once: a page repeats its class values on many elements)."""
-    tokens: Counter[str] = Counter()
+    counts = dict.fromkeys(NAME_THEMES, 0)
     for value, repeats in Counter(_strings(_NAMES_XPATH, body)).items():
         for token in _NAME_TOKEN_RE.findall(value):
-            tokens[token] += repeats
-    counts = dict.fromkeys(NAME_THEMES, 0)
-    for token, count in tokens.items():
-        for theme in _THEMES_OF_TOKEN.get(token.lower(), ()):
-            counts[theme] += count
+            for theme in _THEMES_OF_TOKEN.get(token, ()):
+                counts[theme] += repeats
     return {f"names_{theme}": 100.0 * count / n for theme, count in counts.items()}
 
 

@@ -237,6 +237,22 @@ class ReadTree:
     raw_tails: list[str] | None
     """Each node's lxml .tail ("" for None and for the root), like `raw_texts`."""
 
+    @cached_property
+    def text_lengths(self) -> list[int]:
+        """Each node's text length as lxml's `text_content()` gives it (its raw text and its
+        descendants' raw texts and tails, the node's own tail not), computed on first use:
+        from the raw texts in one pass, else element by element."""
+        texts, tails = self.raw_texts, self.raw_tails
+        if texts is None or tails is None:
+            elements = self.tree.elements
+            assert elements is not None
+            return [len(el.text_content()) for el in elements]
+        lengths = [len(text) for text in texts]
+        parents = self.tree.parents
+        for v in range(len(lengths) - 1, 0, -1):
+            lengths[parents[v]] += lengths[v] + len(tails[v])
+        return lengths
+
 
 def read_tree(root: HtmlElement, options: LabelOptions | None = None,
               keep_elements: bool = True) -> ReadTree:
