@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from winnow import extract
+import pytest
+from winnow import extract, extractor
 from winnow.pagetype import PageType
 from winnow.router import (
     MIN_CONTENT_CHARS,
@@ -10,6 +11,7 @@ from winnow.router import (
     MIN_STORY_CHARS,
     NO_THREAD_PROBABILITY,
     readerless_records,
+    records_are_items,
     thread_role,
 )
 
@@ -93,3 +95,34 @@ def test_a_product_or_service_page_opens_no_thread_and_carries_no_comments() -> 
     assert readerless_records("thread", typed("product", sure - 0.05)) == "thread"
     assert readerless_records("thread", typed("listing", 0.99)) == "thread"
     assert readerless_records("comments", typed("article", 0.99)) == "comments"
+
+
+def test_records_holding_a_small_part_of_the_region_are_items() -> None:
+    assert records_are_items([100, 120, 90], 1000)
+    assert not records_are_items([300, 320, 290], 1000)
+
+
+def test_signed_items_of_a_page_leaning_to_listing_are_no_thread(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A listing's signed cards (a dated, attributed blurb each) hold a part of its main
+    region beside its titles and its own text: read as a thread, their text alone was the
+    page's."""
+    blurbs = ("A weekend of walks along the old canal, with the locks and the mills.",
+              "Where the river meets the sea, by bike, in three easy days of riding.",
+              "Ten bakeries worth the early train, and what to order at each of them.")
+    cards = "".join(
+        f'<div class="post"><a class="username" href="/members/{name}.{i}/">{name}</a>'
+        f'<time datetime="2025-11-0{i}T10:00:00Z">Nov {i}, 2025</time>'
+        f'<div class="content"><p>{text} {text}</p></div></div>'
+        for i, (name, text) in enumerate(zip(("ann", "bob", "cy"), blurbs, strict=True), 1))
+    titles = "".join(f"<li><a href='/g/{i}'>Guide number {i} to the towns of the coast</a></li>"
+                     for i in range(14))
+    html = ("<html><body><main><h1>Guides</h1><p>Our guides cover the region's towns, "
+            "trails and tables, written by people who live there.</p>"
+            f"<div class='list'>{cards}</div><ul>{titles}</ul></main></body></html>")
+    assert extract(html, "https://guides.example/all").kind == "thread"
+    listing = PageType("listing", {"listing": 0.9, "article": 0.1}, sure=True)
+    monkeypatch.setattr(extractor, "classify", lambda page: listing)
+    result = extract(html, "https://guides.example/all")
+    assert result.kind == "other" and result.main_text is not None
+    assert "towns, trails" in result.main_text and "old canal" in result.main_text

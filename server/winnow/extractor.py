@@ -31,7 +31,14 @@ from winnow.posts import PageContext, Thread, find_thread, opening_post
 from winnow.quality import RETRY_BELOW, estimate, result_features
 from winnow.render import Rendered, render_article
 from winnow.result import Article, ArticleInfo, Extraction, PageKind
-from winnow.router import ThreadRole, readerless_records, route, thread_role, weighted_length
+from winnow.router import (
+    ThreadRole,
+    readerless_records,
+    records_are_items,
+    route,
+    thread_role,
+    weighted_length,
+)
 from winnow.sitemodel import SiteModel, Template
 from winnow.threadpage import next_page, thread_noise_map, thread_title
 from winnow.threadtext import posts_text
@@ -105,6 +112,10 @@ def extract_page(page: Page, template: Template | None = None,
     if found is not None:
         meta.dir = text_direction(page, found.source)
     role = readerless_records(role, page_type)
+    if role == "thread" and thread is not None \
+            and _listed(page, meta, thread, page_type, noise):
+        thread = None  # a listing's signed items: ECON runs again, the records in the page
+        found, rendered, role = _article_beside(page, meta, noise, None, retry, forum)
     clock.lap("extract")
     titled = found is not None and _under_heading(found.source, meta.heading)
     kind: PageKind = "thread" if role in ("thread", "opened") else "article" \
@@ -216,6 +227,18 @@ def _main_text(page: Page, meta: Metadata, found: ArticleContent | None,
     region = main_region(page, page.body if main is None else main, noise, drop_twins=True,
                          drop_reviews=classify(page).label == "product")
     return region, render_article(region.content, page.url, meta.title, meta.byline).text
+
+
+def _listed(page: Page, meta: Metadata, thread: Thread, page_type: PageType,
+            noise: list[HtmlElement]) -> bool:
+    """Whether the thread's records, on a page leaning to the readerless types (SPREAD_LEAN),
+    are a listing's items (`router.records_are_items`), measured against the page's main
+    region with the records in it."""
+    if readerless_probability(page_type) < SPREAD_LEAN:
+        return False
+    region = _main_text(page, meta, None, noise)[1]
+    return records_are_items([weighted_length(post.text) for post in thread.posts],
+                             weighted_length(region))
 
 
 def _whole_document(page: Page, meta: Metadata, found: ArticleContent,

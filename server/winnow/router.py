@@ -91,6 +91,21 @@ def readerless_records(role: ThreadRole, page_type: PageType) -> ThreadRole:
     return role
 
 
+ITEM_RECORDS_SHARE = 0.4
+"""Share of the page's main region below which the records of a page leaning to the
+readerless types are items of a listing (signed teasers, dated entries, attributed quotes)
+rather than a thread: a thread's posts are most of its region (0.45 and over on WCXB's and
+forums/'s tune forum pages but one whose region is a whole portal), a listing's records a
+part of its cards beside their titles, summaries and the page's own text."""
+
+
+def records_are_items(post_chars: Sequence[int], region_chars: int) -> bool:
+    """Whether records of these text lengths, on a page leaning to the readerless types, are
+    a listing's items: they hold under ITEM_RECORDS_SHARE of the weighted length of its main
+    region's text, `region_chars`."""
+    return sum(post_chars) < ITEM_RECORDS_SHARE * region_chars
+
+
 def route(page: Page, content_text: str, page_chars: int, titled: bool = False,
           page_type: str = "article") -> PageKind:
     """Decide the page kind: "other" for a page whose type (`page_type`, see `pagetype`) is
