@@ -109,11 +109,14 @@ def test_line_height_and_alignment(browser: Browser, showcase_page: Any) -> None
     reader = reader_for(browser, showcase_page)
     try:
         reader.click("button[popovertarget='type-panel']")
+        reader.click("#type-panel [data-pref='leading'] [data-value='normal']")
+        reader.wait_for_selector("html[data-leading='normal']", state="attached")
         normal = line_height(reader)
         reader.click("#type-panel [data-pref='leading'] [data-value='loose']")
         reader.wait_for_selector("html[data-leading='loose']", state="attached")
         loose = line_height(reader)
         reader.click("#type-panel [data-pref='leading'] [data-value='tight']")
+        reader.wait_for_selector("html[data-leading='tight']", state="attached")
         tight = line_height(reader)
         assert tight < normal < loose
         reader.click("#type-panel [data-pref='align'] [data-value='justify']")
