@@ -1,6 +1,6 @@
 // Reads JSON lines {"id", "path", "url"} on stdin; for each page prints one JSON line
 // {"id", "ms", "title", "byline", "html", "error"} on stdout. `ms` times jsdom parsing plus
-// Readability.parse() in this process, file reading excluded.
+// Readability.parse() in this process, file reading (and gunzip of .gz pages) excluded.
 //
 // Bytes that are valid UTF-8 are declared UTF-8 (as an HTTP header would), since jsdom
 // otherwise falls back to windows-1252 for pages without a <meta charset>; other pages are
@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { performance } from "node:perf_hooks";
+import { gunzipSync } from "node:zlib";
 import { Readability } from "@mozilla/readability";
 import { JSDOM, VirtualConsole } from "jsdom";
 
@@ -33,7 +34,8 @@ function parsePage(bytes, url, contentType) {
 }
 
 function runOne(job) {
-  const bytes = readFileSync(job.path);
+  const raw = readFileSync(job.path);
+  const bytes = job.path.endsWith(".gz") ? gunzipSync(raw) : raw;
   const contentType = isUtf8(bytes) ? "text/html; charset=utf-8" : undefined;
   const start = performance.now();
   try {
