@@ -177,7 +177,7 @@ def _is_wrapper(stats: TreeStats, i: int, heading: int | None, page_punc: int) -
 def _own_paragraphs(stats: TreeStats, i: int) -> int:
     """The element's children that are paragraphs of prose."""
     return sum(1 for k in children(stats, i)
-               if stats.elements[k].tag == "p" and is_prose(stats, k))
+               if stats.tags[k] == "p" and is_prose(stats, k))
 
 
 def template_roots(stats: TreeStats, flagged: set[int]) -> list[int]:

@@ -101,7 +101,7 @@ def _heads_content(stats: TreeStats, i: int) -> bool:
     block: Joint-para must not prune it for its own lack of punctuation (a subheading above
     a list or a table)."""
     after = i
-    while stats.elements[after].tag in HEADING_TAGS:
+    while stats.tags[after] in HEADING_TAGS:
         after = stats.end[after]
         if after >= len(stats.elements) or stats.parent[after] != stats.parent[i]:
             return False
@@ -114,7 +114,7 @@ def _list_item(stats: TreeStats, i: int) -> bool:
     """List items, table cells and captions of plain text (names, ingredients, figures) are
     content without punctuation; only link-heavy ones are navigation. A table row is kept
     or dropped whole: a linked title cell belongs to the row that describes it."""
-    tag = stats.elements[i].tag
+    tag = stats.tags[i]
     if tag in _CELL_TAGS and stats.parent[i] >= 0:
         return _row_has_text(stats, stats.parent[i])
     return tag in ITEM_TAGS and stats.link_density(i) <= MAX_LINK_DENSITY
@@ -123,7 +123,7 @@ def _list_item(stats: TreeStats, i: int) -> bool:
 def _row_has_text(stats: TreeStats, row: int) -> bool:
     """True when a cell of the row holds sentences or plain (unlinked) text."""
     return any(stats.content_punc(j) or stats.link_density(j) <= MAX_LINK_DENSITY
-               for j in children(stats, row) if stats.elements[j].tag in _CELL_TAGS)
+               for j in children(stats, row) if stats.tags[j] in _CELL_TAGS)
 
 
 def _record_field(stats: TreeStats, i: int, records: dict[int, bool]) -> bool:
@@ -148,7 +148,7 @@ def _record_field(stats: TreeStats, i: int, records: dict[int, bool]) -> bool:
 def _in_formula(stats: TreeStats, i: int) -> bool:
     """Parts of a MathML formula are content without punctuation: the formula is text."""
     while i > 0:
-        if stats.elements[i].tag == "math":
+        if stats.tags[i] == "math":
             return True
         i = stats.parent[i]
     return False
@@ -186,7 +186,7 @@ def _short_page(stats: TreeStats,
 def _link_wraps_blocks(stats: TreeStats) -> bool:
     """True when a link holds paragraphs: a script-driven page, not a navigation link."""
     return any(stats.is_link[i] and not stats.excluded[i]
-               and any(stats.elements[j].tag in PARAGRAPH_TAGS for j in range(i + 1, stats.end[i]))
+               and any(stats.tags[j] in PARAGRAPH_TAGS for j in range(i + 1, stats.end[i]))
                for i in range(len(stats.elements)))
 
 

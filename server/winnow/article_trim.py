@@ -159,7 +159,7 @@ def leading_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]) 
     return _outer_noise(stats, _beside_path(stats, summary, snippet, drop, after=False),
                         lambda i: (stats.link_density(i) > TAIL_LINK_DENSITY
                                    and stats.content_punc(i) <= 1
-                                   and stats.elements[i].tag not in HEADING_TAGS))
+                                   and stats.tags[i] not in HEADING_TAGS))
 
 
 def _beside_path(stats: TreeStats, summary: int, snippet: int, drop: set[int],
@@ -204,7 +204,7 @@ def comments_section(stats: TreeStats, summary: int, snippet: int) -> list[int]:
     flat blog layouts put the comments in the article's own container, with nothing but
     that heading between them."""
     for i in range(snippet + 1, stats.end[summary]):
-        if stats.elements[i].tag in HEADING_TAGS and COMMENTS_HEADING_RE.match(text_of(stats, i)):
+        if stats.tags[i] in HEADING_TAGS and COMMENTS_HEADING_RE.match(text_of(stats, i)):
             return _from_here_on(stats, summary, i)
     return []
 
@@ -254,7 +254,7 @@ def link_lists(stats: TreeStats, summary: int, snippet: int,
     own = _path_classes(stats, summary, snippet)
     found = []
     for i in range(summary + 1, stats.end[summary]):
-        if stats.excluded[i] or stats.elements[i].tag not in _BLOCKS:
+        if stats.excluded[i] or stats.tags[i] not in _BLOCKS:
             continue
         if econ.is_descendant(stats, snippet, i):
             continue

@@ -184,7 +184,7 @@ def _twins(stats: econ.TreeStats, start: int, drop: set[int]) -> list[int]:
         if i in drop:
             i = stats.end[i]
             continue
-        if stats.elements[i].tag in ITEM_TAGS:
+        if stats.tags[i] in ITEM_TAGS:
             i = stats.end[i]
             continue
         if stats.chars[i] >= MIN_TWIN_CHARS:

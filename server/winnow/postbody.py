@@ -355,8 +355,14 @@ def _texts_outside_quotes(el: HtmlElement) -> list[str]:
 
 
 def _is_quote(el: HtmlElement) -> bool:
-    return el.tag in ("blockquote", "q") or (el.tag in QUOTE_BOX_TAGS and any(
-        w.startswith(QUOTE_STEM) for w in class_words(names_of(el))) and not _bar_named(el))
+    return el.tag in ("blockquote", "q") or _is_quote_box(el)
+
+
+def _is_quote_box(el: HtmlElement) -> bool:
+    """A box a forum writes a quote as instead of a `<blockquote>`: one of QUOTE_BOX_TAGS
+    with a class or id word starting with QUOTE_STEM, and no control bar ("quote" buttons)."""
+    return el.tag in QUOTE_BOX_TAGS and any(
+        w.startswith(QUOTE_STEM) for w in class_words(names_of(el))) and not _bar_named(el)
 
 
 def copy_box(dom: RecordView, v: int, record: Sequence[int]) -> int:
@@ -414,8 +420,7 @@ def mark_quotes(root: HtmlElement) -> None:
     a quote with its citation line, as Discourse writes it)."""
     whole = len(normalize_space(root.text_content()))
     boxes = [el for el in root.iter(*QUOTE_BOX_TAGS) if el is not root
-             and any(w.startswith(QUOTE_STEM) for w in class_words(names_of(el)))
-             and not _bar_named(el) and next(el.iter("blockquote"), None) is None
+             and _is_quote_box(el) and next(el.iter("blockquote"), None) is None
              and not any(a.tag in ("blockquote", "q") for a in el.iterancestors())]
     for box in boxes:
         if any(a in boxes for a in box.iterancestors()):
