@@ -10,13 +10,14 @@ the later stages share.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from lxml.html import HtmlElement
 
 from winnow import article_names as names_mod
 from winnow import econ
 from winnow.econ import TreeStats
-from winnow.page import HEADING_TAGS, is_hidden
+from winnow.page import HEADING_TAGS, hidden_by
 from winnow.tree import normalize_space
 
 HIDING_CLASSES = frozenset({"hidden", "hide", "d-none", "is-hidden", "display-none"})
@@ -88,25 +89,33 @@ def is_noise_hint(el: HtmlElement, class_hints: bool = True, shown: bool = False
     that takes a comment list for the article finds other text, not more of it; with
     `shown`, hiding is no noise: a folded panel, see `folded`). A heading is no container:
     its names name the heading (`et_pb_module_header`, `map-search-header`), not a region of
-    the page, and only a comment name counts."""
+    the page, and only a comment name counts. The element's attributes are read in one
+    call (every element of a page is asked, and one read of each of seven names cost
+    three times as much); an element without any is noise only by its tag."""
     tag = el.tag
     if tag in NEVER_NOISE_TAGS:
         return False
-    if not shown and (is_hidden(el) or _hidden_by_class(el)) or tag in NOISE_TAGS:
+    items = el.items()
+    if not items:
+        return tag in NOISE_TAGS
+    attrs = dict(items)
+    if not shown and (hidden_by(attrs, tag) or _hidden_by_class(attrs.get("class"))) \
+            or tag in NOISE_TAGS:
         return True
-    if (el.get("role") or "").lower() in NOISE_ROLES:
+    if (attrs.get("role") or "").lower() in NOISE_ROLES:
         return True
-    names = class_names(el)
+    names = _class_names(el, attrs)
     if not class_hints or tag in HEADING_TAGS:
         return len(names) >= 3 and names_mod.says_comments(names)
     return len(names) >= 3 and _names_say_noise(names)
 
 
-def _hidden_by_class(el: HtmlElement) -> bool:
+def _hidden_by_class(classes: str | None) -> bool:
     """A utility class that means display:none ("hidden", "d-none"): no other class word
     overrules it (`vcrArticleTab hidden` is a tab not shown)."""
-    classes = el.get("class")
-    return bool(classes) and not HIDING_CLASSES.isdisjoint(classes.split())
+    if not classes:
+        return False
+    return not HIDING_CLASSES.isdisjoint(classes.split())
 
 
 def _names_say_noise(names: str) -> bool:
@@ -119,11 +128,16 @@ def class_names(el: HtmlElement) -> str:
     or more is a slug of the content's own heading ("sharing-with-a-single-developer"), not
     a role, and is left out; so is an id that spells the element's own text (the anchor of a
     section heading "Community")."""
-    ident = el.get("id") or ""
+    return _class_names(el, el.attrib)
+
+
+def _class_names(el: HtmlElement, attrs: Mapping[str, str]) -> str:
+    """`class_names` of `el`, whose attributes are `attrs`."""
+    ident = attrs.get("id") or ""
     if ident and (len(_SLUG_SPLIT_RE.split(ident)) >= SLUG_WORDS
                   or _spells_own_text(el, ident)):
         ident = ""
-    return f"{el.get('class') or ''} {ident}"
+    return f"{attrs.get('class') or ''} {ident}"
 
 
 def _spells_own_text(el: HtmlElement, ident: str) -> bool:

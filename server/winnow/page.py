@@ -18,7 +18,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urljoin
 
 import lxml.etree as etree
@@ -341,11 +341,23 @@ def parse_wn_id(value: str | None) -> int | None:
 def is_hidden(el: HtmlElement) -> bool:
     """True when the content script, the `hidden` attribute or an inline style hides `el`
     (the attributes of HIDING_ATTRS)."""
-    if el.get(WN_HIDDEN) is not None or el.get("hidden") is not None:
+    return hidden_by(el, el.tag)
+
+
+class Attributes(Protocol):
+    """What reads an element's attributes by name: the element itself, or a dict of them."""
+
+    def get(self, name: str, /) -> str | None: ...
+
+
+def hidden_by(attrs: Attributes, tag: str) -> bool:
+    """`is_hidden` of an element with these attributes and this tag (the element, or its
+    attributes read at once into a dict by a caller that reads many of them)."""
+    if attrs.get(WN_HIDDEN) is not None or attrs.get("hidden") is not None:
         return True
-    if el.get("aria-hidden") == "true" and el.tag != "img":
+    if attrs.get("aria-hidden") == "true" and tag != "img":
         return True
-    style = el.get("style")
+    style = attrs.get("style")
     return bool(style and _HIDDEN_STYLE_RE.search(style))
 
 
