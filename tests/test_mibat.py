@@ -14,8 +14,9 @@ from winnow.mibat import (
     pivot_similarity,
     stm,
 )
-from winnow.mibat_dom import dom_tree
+from winnow.mibat_dom import dom_tree, page_dom
 from winnow.mibat_records import same_kind_records
+from winnow.page import parse_page, stamp_ids
 
 POST = ('<div class="post"><div class="meta"><a href="/members/{name}">{name}</a>'
         '<span class="date">{date}</span></div><div class="body"><p>{text}</p>{extra}</div>'
@@ -192,3 +193,14 @@ def test_a_list_after_the_thread_under_another_parent_stays_apart() -> None:
     ranked = ranked_regions(dom, mine_regions(dom))
     main = next(r for r in ranked if dom.elements[r.records[0][0]].text_content()[:3] == "ann")
     assert with_sibling_lists(dom, main, ranked) is main
+
+
+def test_page_dom_reads_the_ids_a_page_has():
+    """The tree skips reading ids only on a page none of whose elements carries one: the
+    content script's ids and Winnow's own stamped ids are both read."""
+    page = parse_page("<html><body><div><p>Text.</p></div></body></html>")
+    assert set(page_dom(page).tree.wn_ids) == {None}
+    stamp_ids(page)
+    assert None not in page_dom(page).tree.wn_ids
+    marked = parse_page('<html><body><div data-wn="7"><p>Text.</p></div></body></html>')
+    assert page_dom(marked).tree.wn_ids[1] == 7

@@ -16,7 +16,7 @@ from typing import cast
 from lxml.html import HtmlElement
 
 from winnow.dates import parse_date, parse_datetime_attr
-from winnow.page import HIDING_ATTRS, Page, is_hidden
+from winnow.page import HIDING_ATTRS, Page, has_any_ids, is_hidden
 from winnow.tree import LabelOptions, ReadTree, Tree, read_tree
 from winnow.tree import _subtree_hashes as subtree_hashes
 
@@ -78,19 +78,20 @@ def page_dom(page: Page) -> DomTree:
     read it."""
     dom = page.derived.get("mibat_dom")
     if dom is None:
-        dom = page.derived["mibat_dom"] = dom_tree(page.body)
+        dom = page.derived["mibat_dom"] = dom_tree(page.body, with_ids=has_any_ids(page))
     return cast(DomTree, dom)
 
 
-def dom_tree(root: HtmlElement) -> DomTree:
+def dom_tree(root: HtmlElement, with_ids: bool = True) -> DomTree:
     """Build the arrays and classify candidate pivots bottom-up in one pass.
 
     Preorder puts every child after its parent, so walking the nodes backwards finishes a
     node's subtree before the node: each pass adds a node's count to its parent's. Hidden
     elements and elements with date attributes are few; one look at each element's
-    attribute names finds them.
+    attribute names finds them. Without `with_ids` (no element carries a `data-wn` id) the
+    tree's ids are not read.
     """
-    read = read_tree(root, LabelOptions(with_text=False))
+    read = read_tree(root, LabelOptions(with_text=False), with_ids=with_ids)
     tree = read.tree
     elements = tree.elements
     assert elements is not None

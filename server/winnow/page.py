@@ -312,6 +312,13 @@ def _has_ids(root: HtmlElement) -> bool:
     return root.get(WN_ID) is not None or bool(root.xpath(HAS_IDS_XPATH))
 
 
+def has_any_ids(page: Page) -> bool:
+    """Whether an element of the page may carry a `data-wn` id: the content script's
+    (`has_ids`, found at parse time) or Winnow's own (`stamp_ids`, which stamps the root
+    too); nothing else sets one."""
+    return page.has_ids or page.root.get(WN_ID) is not None
+
+
 def stamp_ids(page: Page) -> None:
     """Give every element a `data-wn` id in document order, as the content script does, when
     the page has none (saved files, the CLI). `page.has_ids` stays False: such ids are for

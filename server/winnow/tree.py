@@ -255,10 +255,11 @@ class ReadTree:
 
 
 def read_tree(root: HtmlElement, options: LabelOptions | None = None,
-              keep_elements: bool = True) -> ReadTree:
+              keep_elements: bool = True, with_ids: bool = True) -> ReadTree:
     """`build_tree` plus the element index and, for element-only subtrees (every parsed
     page), the raw texts: the text nodes of a subtree in document order are then exactly
-    its raw texts and its descendants' raw tails."""
+    its raw texts and its descendants' raw tails. Without `with_ids` (the caller knows no
+    element carries a `data-wn` id) the ids are not read: all are None."""
     options = options or LabelOptions()
     elements = list(root.iter())
     index = {el: n for n, el in enumerate(elements)}
@@ -283,8 +284,10 @@ def read_tree(root: HtmlElement, options: LabelOptions | None = None,
                   for tag, text in zip(tags, own, strict=True)]
     else:
         labels = tags  # make_label with neither option is the bare tag
-    ids = [None if value is None else parse_wn_id(value)
-           for value in [el.get(WN_ID) for el in elements]]
+    ids: list[int | None] = [None] * len(elements)
+    if with_ids:
+        ids = [None if value is None else parse_wn_id(value)
+               for value in [el.get(WN_ID) for el in elements]]
     children, depths = _children_depths(parents)
     tree = _assemble(tags, labels, parents, children, depths, texts, tails, ids,
                      elements if keep_elements else None)
