@@ -55,6 +55,15 @@ def test_pivots_are_the_lowest_nodes_holding_a_date() -> None:
     assert [el.get("class") for el in pivots] == ["date"]
 
 
+def test_a_short_line_over_a_long_hidden_menu_is_no_pivot() -> None:
+    """Its text, hidden parts included, is over MAX_PIVOT_HIDDEN_TEXT: a folded menu."""
+    menu = "".join(f"<li>Archive {day} March 2012</li>" for day in range(1, 29)) * 4
+    dom = dom_of(f'<div class="menu">12 March 2012 <ul hidden>{menu}</ul></div>'
+                 f'<div class="line">12 March 2012 <ul hidden><li>Archive</li></ul></div>')
+    pivots = [dom.elements[v].get("class") for v, c in enumerate(dom.cand) if c]
+    assert pivots == ["line"]
+
+
 def test_pivot_and_siblings_separates_template_from_ugc_dates() -> None:
     dom = dom_of(post("ann", 12, "Hello there, long text.")
                  + post("bob", 13, "Short.", extra="<p>Moved on 4 May 2011.</p>"))
