@@ -254,7 +254,7 @@ def test_a_blog_post_with_an_author_page_is_not_a_thread_of_one() -> None:
 def test_body_consensus_weighs_body_text_not_records() -> None:
     """Three short bodies read in one place (a likes line) do not outvote two long bodies
     read in another; a place needs half the text and two records."""
-    from winnow.posts import _vote
+    from winnow.postconsensus import _vote
     assert _vote(["bar", "bar", "bar", "body", "body"], [5, 5, 5, 400, 300]) == "body"
     assert _vote(["bar", "bar", "bar", "body", "body"], [300, 300, 300, 40, 30]) == "bar"
     assert _vote(["bar", "bar", "body"], [5, 5, 900]) is None  # one record is no consensus
