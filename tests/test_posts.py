@@ -458,3 +458,36 @@ def test_a_link_preview_card_is_no_text_of_the_post() -> None:
         ("cy", f"Or read the {inline} first.")]), now=NOW)
     assert result.posts[1].text == "Try this site:\n\nIt helped me."
     assert result.posts[2].text == "Or read the Pump Guide first."
+
+
+def _question_page(question: str) -> str:
+    """A Q&A page: the question in a box of its own above the list of answers, its body
+    written like theirs (a <div class="post-text">)."""
+    answers = "".join(
+        f'<div class="answer"><div class="post-text"><p>{t}</p></div><div class="signed">'
+        f'answered <span class="when">0{i} March 2024, 10:0{i}</span> by '
+        f'<a class="user" href="/users/{n}">{n}</a></div></div>'
+        for i, (n, t) in enumerate([
+            ("bob", "Check the fuse in the socket first, then the impeller for sand."),
+            ("cy", "Or buy a new one, they are cheap these days and quieter too."),
+            ("dee", "Mine lasted twelve years after I cleaned the filter every month.")], 2))
+    return ("<html><head><title>Pump stopped</title></head><body><h1>Pump stopped</h1>"
+            '<section class="question"><header><ul class="meta"><li><a class="user" '
+            'href="/users/ann">ann</a></li><li><b><em>01 March 2024, 09:00</em></b></li></ul>'
+            f'</header><table><tr><td class="votes">12</td><td><div class="post-text"><p>'
+            f'{question}</p></div><ul class="tags"><li><a href="/t/pumps">pumps</a></li>'
+            '</ul></td></tr></table></section>'
+            f'<div id="answers"><h2>3 Answers</h2>{answers}</div></body></html>')
+
+
+def test_an_opening_post_in_a_box_of_its_own_heads_the_thread() -> None:
+    """A question above its answers, its body written like theirs, is the thread's first
+    post, with its author and date read from its own box."""
+    question = ("My pond pump stopped overnight and the water is turning green. It hums but "
+                "nothing moves. What should I check first?")
+    result = winnow.extract(_question_page(question), "https://qa.example/q/1", now=NOW)
+    assert result.kind == "thread"
+    assert [p.author for p in result.posts] == ["ann", "bob", "cy", "dee"]
+    assert result.posts[0].text == question
+    assert result.posts[0].date == "01 March 2024, 09:00"
+    assert result.posts[1].text.startswith("Check the fuse")

@@ -133,6 +133,8 @@ def extract_page(page: Page, template: Template | None = None,
                 and found.source is not page.body:  # the whole page's leftovers open nothing
             result.posts = [opening_post(rendered.text, rendered.html, meta.byline,
                                          meta.published), *thread.posts]
+        elif thread.opening is not None:  # the topic's first post, above the replies' list
+            result.posts = [thread.opening, *thread.posts]
         result.title, result.next_page = thread_title(page, meta.title), next_page(page)
         if page.has_ids:
             result.noise_ids, result.content_ids = thread_noise_map(page, thread.posts)

@@ -41,6 +41,7 @@ from winnow.page import HEADING_TAGS, Page, wn_id
 from winnow.postauthors import place_authors
 from winnow.postbody import (
     MAX_BAR_CHARS,
+    Body,
     body_element,
     copied_bodies,
     copy_box,
@@ -65,6 +66,7 @@ from winnow.postfields import (
     pick_pivot,
     read_date,
 )
+from winnow.postopening import opening_body, opening_box, opening_pivot
 from winnow.postview import RecordView
 from winnow.render import render_article
 from winnow.result import Post
@@ -122,6 +124,9 @@ class Thread:
     unsigned: bool = False
     """True when no region was signed and this one, named for comments, was taken for its
     free text (most of its posts dated): its posts stand without authors."""
+    opening: Post | None = None
+    """The topic's first post in a box of its own above the records (`postopening`): a
+    thread's first post, which the page's role decides on (see `extractor`)."""
 
     def post_chars(self) -> list[int]:
         """The text length of each post."""
@@ -311,16 +316,22 @@ def _link_chars(dom: DomTree, root: int) -> int:
 
 def _thread(dom: DomTree, region: Region, context: PageContext,
             learned: bool = False, unsigned: bool = False) -> Thread:
-    posts = region_posts(dom, region, context, nesting_depths(dom, region),
-                         line_authors=in_comments(dom, region))
+    line_authors = in_comments(dom, region)
+    readings = _readings(dom, region, context, line_authors)
+    posts = []
+    for reading, depth in zip(readings, nesting_depths(dom, region), strict=True):
+        post = _post(reading, context, line_authors)
+        post.depth = depth
+        posts.append(post)
     elements = [el for record in region.records for v in record
                 for el in dom.elements[v].iter()]
-    return Thread(region, posts, elements, dom, learned, unsigned)
+    return Thread(region, _without_fillers(posts), elements, dom, learned, unsigned,
+                  _opening(dom, region, readings, context, posts))
 
 
-def region_posts(dom: DomTree, region: Region, context: PageContext,
-                 depths: Sequence[int] | None = None, line_authors: bool = False) -> list[Post]:
-    """A `Post` per record of `region`, in page order. A record nested in another (a reply
+def _readings(dom: DomTree, region: Region, context: PageContext,
+              line_authors: bool = False) -> list[Reading]:
+    """Each record of `region` read, in page order. A record nested in another (a reply
     inside its parent comment) is left out of the outer record's body. Where a record's body
     lies is decided per record, then the place most records agree on is applied to the
     others (a one-word post must not pull its body into the header). With `line_authors`
@@ -337,13 +348,29 @@ def region_posts(dom: DomTree, region: Region, context: PageContext,
                     strict=True)]
     _reread_copies(readings, context, line_authors)
     agree_on_body(readings, context.title)
-    posts = []
-    for n, reading in enumerate(readings):
-        post = _post(reading, context, line_authors)
-        if depths is not None:
-            post.depth = depths[n]
-        posts.append(post)
-    return _without_fillers(posts)
+    return readings
+
+
+def _opening(dom: DomTree, region: Region, readings: Sequence[Reading],
+             context: PageContext, posts: Sequence[Post]) -> Post | None:
+    """The thread's opening post in a box of its own before the records (`postopening`),
+    read from that box; None when there is none or it repeats the first record's post."""
+    body = opening_body(dom, region, [r.body.node for r in readings
+                                      if r.body.keep is None and r.body.node is not None])
+    if body is None:
+        return None
+    box = opening_box(dom, region, body)
+    view = RecordView(dom, frozenset(), [box])
+    pivot = opening_pivot(dom, region, box, body)
+    post = _post(Reading(view, [box], () if pivot is None else (pivot,),
+                         find_author(view, [box]), Body(body)), context)
+    if not post.text or posts and _key_text(posts[0].text) == _key_text(post.text):
+        return None
+    return post
+
+
+def _key_text(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _without_fillers(posts: list[Post]) -> list[Post]:
@@ -396,22 +423,24 @@ def _reread_copies(readings: list[Reading], context: PageContext, line_authors: 
 def _post(reading: Reading, context: PageContext, line_authors: bool = False) -> Post:
     view, record, body = reading.view, reading.record, reading.body
     dom = view.dom
-    pivot = pick_pivot(dom, reading.pivots)
-    date, published = read_date(dom, pivot, context.now, context.lang)
+    pivot = pick_pivot(dom, reading.pivots) if reading.pivots else None
+    date, published = read_date(dom, pivot, context.now, context.lang) \
+        if pivot is not None else (None, None)
     element = body_element(view, body)
     drop_title_line(element, context.title)
     signature = take_signature(element)
     tidy_body(element)
     rendered = render_article(element, context.base_url)
     author, author_url = author_fields(view, reading.author, context.base_url)
-    if author is None and line_authors:
+    if author is None and line_authors and pivot is not None:
         author = line_author(dom, pivot)
     ids = [i for i in (wn_id(dom.elements[v]) for v in record) if i is not None] \
         if context.with_ids else []
     inside = node_ranges(dom, body.nodes())
     return Post(author=author, author_url=author_url, date=date, published=published,
                 text=rendered.text.strip(), html=rendered.html,
-                permalink=find_permalink(dom, record, pivot, inside, context.base_url),
+                permalink=None if pivot is None
+                else find_permalink(dom, record, pivot, inside, context.base_url),
                 ids=ids, signature=_signature_text(signature, context.base_url))
 
 
