@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import lxml.html
 import winnow
 from winnow.result import Post
 
@@ -491,3 +492,19 @@ def test_an_opening_post_in_a_box_of_its_own_heads_the_thread() -> None:
     assert result.posts[0].text == question
     assert result.posts[0].date == "01 March 2024, 09:00"
     assert result.posts[1].text.startswith("Check the fuse")
+
+
+def _fragment(html: str) -> lxml.html.HtmlElement:
+    return lxml.html.fragment_fromstring(html, create_parent="div")
+
+
+def test_a_signature_class_glued_to_a_prefix_is_a_signature() -> None:
+    """FluxBB names its signature box "postsignature": a class word ending in "signature"."""
+    from winnow.postbody import take_signature
+
+    root = _fragment('<div class="postmsg"><p>Use the LTS kernel.</p></div>'
+                     '<div class="postsignature postmsg"><hr><p>Keep it simple</p></div>')
+    signature = take_signature(root)
+    assert signature is not None and signature.text_content().strip() == "Keep it simple"
+    assert root.text_content().strip() == "Use the LTS kernel."
+

@@ -432,12 +432,15 @@ def mark_quotes(root: HtmlElement) -> None:
 SIGNATURE_WORDS = frozenset({"signature", "signatures", "sig", "signatur", "signaturecontainer"})
 """Class or id words (whole words of split class names) of a poster's signature box."""
 
+SIGNATURE_END = "signature"
+"""The end of a class word glued from a prefix and "signature" (postsignature)."""
+
 
 def take_signature(root: HtmlElement) -> HtmlElement | None:
     """Remove the poster's signature box from a post body and return it (None when there is
     none): the last element named for a signature, outside quotes."""
     found = [el for el in root.iter() if isinstance(el.tag, str) and el is not root
-             and SIGNATURE_WORDS.intersection(class_words(names_of(el)))
+             and _names_signature(el)
              and not any(a.tag in ("blockquote", "q") for a in el.iterancestors())]
     outer = [el for el in found if not any(a in found for a in el.iterancestors())]
     if not outer:
@@ -446,6 +449,13 @@ def take_signature(root: HtmlElement) -> HtmlElement | None:
     signature.drop_tree()  # its tail stays in the post
     signature.tail = None
     return signature
+
+
+def _names_signature(el: HtmlElement) -> bool:
+    """An element named for a signature: one of SIGNATURE_WORDS, or a word ending in
+    SIGNATURE_END (FluxBB's "postsignature", a "usersignature")."""
+    return any(w in SIGNATURE_WORDS or w.endswith(SIGNATURE_END)
+               for w in class_words(names_of(el)))
 
 
 def drop_trailing_bars(root: HtmlElement) -> None:
