@@ -508,3 +508,30 @@ def test_a_signature_class_glued_to_a_prefix_is_a_signature() -> None:
     assert signature is not None and signature.text_content().strip() == "Keep it simple"
     assert root.text_content().strip() == "Use the LTS kernel."
 
+
+def test_an_edit_stamp_closing_a_post_is_no_text_of_it() -> None:
+    """A forum's "Last edited" line at the end of the post (or of the wrapper of its text)
+    goes; a poster's own last line ending in a date stays."""
+    from winnow.postbody import drop_edit_stamp
+
+    xen = _fragment('<div class="content"><article><p>Switched it off today.</p></article>'
+                    '<div class="message-lastEdit">Last edited: <time datetime="2022-07-09">'
+                    'Jul 9, 2022</time></div></div>')
+    drop_edit_stamp(xen)
+    assert xen.text_content().strip() == "Switched it off today."
+    flux = _fragment('<p>Try the other driver.</p><p class="postedit"><em>Last edited by bob '
+                     '(2024-08-03 11:02:20)</em></p>')
+    drop_edit_stamp(flux)
+    assert flux.text_content().strip() == "Try the other driver."
+    ips = _fragment('<p>Cancel the order.</p><span class="light"><strong>Edited <time '
+                    'datetime="2025-10-30">October 30, 2025</time> by El Patron</strong></span>')
+    drop_edit_stamp(ips)
+    assert ips.text_content().strip() == "Cancel the order."
+    own = _fragment('<p>The meetup is settled.</p><p>See you on <time datetime="2024-05-05">'
+                    'May 5</time></p>')
+    drop_edit_stamp(own)
+    assert "See you on May 5" in own.text_content()
+    unnamed = _fragment('<p>The meetup is settled.</p><p>Sunday, May 5, 2024</p>')
+    drop_edit_stamp(unnamed)
+    assert "May 5, 2024" in unnamed.text_content()
+

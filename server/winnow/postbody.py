@@ -21,6 +21,7 @@ import lxml.html
 from lxml.html import HtmlElement
 
 from winnow.article import is_comments
+from winnow.dates import parse_date
 from winnow.mibat_dom import DomTree
 from winnow.page import HEADING_TAGS
 from winnow.postfields import MAX_DATE_LINE_CHARS, NAME_CHAR_RE, class_words, names_of
@@ -386,9 +387,10 @@ CARD_WORDS = frozenset({"onebox", "unfurl"})
 
 def tidy_body(root: HtmlElement) -> None:
     """A post body's copy made ready to render: without its closing bars
-    (`drop_trailing_bars`) and link preview cards (`drop_link_cards`), its quote boxes read
-    as quotes (`mark_quotes`)."""
+    (`drop_trailing_bars`), its edit stamp (`drop_edit_stamp`) and link preview cards
+    (`drop_link_cards`), its quote boxes read as quotes (`mark_quotes`)."""
     drop_trailing_bars(root)
+    drop_edit_stamp(root)
     drop_link_cards(root)
     mark_quotes(root)
 
@@ -472,6 +474,66 @@ def drop_trailing_bars(root: HtmlElement) -> None:
         if not _is_blank(last) and not _is_trailing_bar(last):
             return
         root.remove(last)
+
+
+EDIT_WORD_RE = re.compile(r"\w*edit|edited")
+"""A class or id word (whole) naming an edit stamp: message-lastEdit, postedit, edited_post."""
+
+EDIT_HREF_RE = re.compile(r"edit(?:log|history|s\b)|[?&/]history\b", re.I)
+"""A link to a post's edit history (IPS's "?do=editlogComment", a "/history" page)."""
+
+EDIT_LABEL_RE = re.compile(
+    r"(?<![^\W\d_])(?:edit(?:ed)?|bearbeitet|geändert|modifié|editado|modificado|modificato|"
+    r"bewerkt|изменено|отредактировано)(?![^\W\d_])|編集|编辑|編輯", re.I)
+"""The label of an edit stamp beside its date, in the languages `dates` reads."""
+
+
+STAMP_SKIP_TAGS = frozenset({"blockquote", "q", "pre", "time", "a", "b", "strong", "em", "i",
+                             "u", "abbr", "small", "font", "code"})
+"""Elements no edit stamp is: quotes and code (the poster's), and the phrase elements a
+poster's own last line may end with ("see you on <time>May 5</time>")."""
+
+
+def drop_edit_stamp(root: HtmlElement) -> None:
+    """Remove the stamp a forum writes at the end of an edited post ("Last edited: Jul 9,
+    2022", "Edited January 29 by ann (see edit history)", "Last edited by bob (2024-08-03
+    11:02:20)"): the last block of the body, or of its last block and so on down (the stamp
+    sits in the wrapper of the post's text), outside quotes, that is a date and at most
+    MAX_BAR_CHARS characters more (`_is_edit_stamp`). The date is the forum's, not the
+    poster's words, and most gold texts leave it out."""
+    node = root
+    while node.tag not in ("blockquote", "q", "pre", "code"):
+        kids = [k for k in node if isinstance(k.tag, str)]
+        if not kids or (kids[-1].tail or "").strip():
+            return
+        alone = len(kids) == 1 and not (node.text or "").strip()
+        if not alone and _is_edit_stamp(kids[-1]):  # a stamp follows the post's words
+            kids[-1].drop_tree()
+            return
+        node = kids[-1]
+
+
+def _is_edit_stamp(el: HtmlElement) -> bool:
+    """A block that is a date (a `<time>` element's, or one in its text) with at most
+    MAX_BAR_CHARS characters besides it, no picture, and says it is an edit's: named so
+    (class or id words), linking to the edit's history (IPS's "see edit history") or
+    labelled so ("Edited ... by ann", EDIT_LABEL_RE)."""
+    if el.tag in STAMP_SKIP_TAGS or next(el.iter(*MEDIA_TAGS), None) is not None:
+        return False
+    text = normalize_space(el.text_content())
+    if not text or len(text) > MAX_BAR_CHARS + MAX_DATE_LINE_CHARS:
+        return False
+    time = next(el.iter("time"), None)
+    if time is not None:
+        date = normalize_space(time.text_content())
+    else:
+        found = parse_date(text)
+        date = found.text if found is not None else ""
+    if not date or len(text) - len(date) > MAX_BAR_CHARS:
+        return False
+    return any(EDIT_WORD_RE.fullmatch(w) for w in class_words(names_of(el))) \
+        or any(EDIT_HREF_RE.search(a.get("href") or "") for a in el.iter("a")) \
+        or EDIT_LABEL_RE.search(text.replace(date, " ")) is not None
 
 
 def _is_blank(el: HtmlElement) -> bool:
