@@ -535,3 +535,20 @@ def test_an_edit_stamp_closing_a_post_is_no_text_of_it() -> None:
     drop_edit_stamp(unnamed)
     assert "May 5, 2024" in unnamed.text_content()
 
+
+def test_a_button_naming_the_author_is_no_author() -> None:
+    """MyBB's "Find" button (all posts by this user) sits in a bar named "author_buttons"
+    and links to the user's id: a button, not the poster's name."""
+    rows = "".join(
+        f'<div class="post"><div class="post_author"><strong><span class="big">'
+        f'<a href="/user-{i}.html">{n}</a></span></strong></div><div class="post_content">'
+        f'<div class="post_head"><span class="post_date">0{i}-03-2024, 10:0{i} AM</span></div>'
+        f'<div class="post_body">{t}</div></div><div class="post_controls"><div class="'
+        f'postbit_buttons author_buttons"><a href="search.php?action=finduser&amp;uid={i}">'
+        f'<span>Find</span></a></div></div></div>'
+        for i, (n, t) in enumerate([("ann", QUOTED), ("bob", "Check the fuse first."),
+                                    ("cy", "Or buy a new one, they are cheap.")], 1))
+    page = (f"<html><head><title>Pumps</title></head><body><div id='posts'>{rows}</div>"
+            "</body></html>")
+    result = winnow.extract(page, now=NOW)
+    assert [p.author for p in result.posts] == ["ann", "bob", "cy"]

@@ -55,9 +55,10 @@ their own."""
 
 NOT_AUTHOR_STEMS = ("title", "rank", "role", "status", "avatar", "stat", "count", "joined",
                     "date", "time", "location", "signature", "reputation", "karma", "points",
-                    "badge", "online")
-"""Class words of what sits next to a name in a user block (title, rank, post count): a
-class word that is one, starts with one or ends with one ("usertitle", "postcount")."""
+                    "badge", "online", "button")
+"""Class words of what sits next to a name in a user block (title, rank, post count) and of
+the buttons beside it (MyBB's "author_buttons": "Find" the author's posts): a class word
+that is one, starts with one or ends with one ("usertitle", "postcount", "buttons")."""
 
 MIN_GLUED_CHARS = 3
 """Letters a class word must have before a stem it ends with for the stem to count: "post"
