@@ -552,3 +552,13 @@ def test_a_button_naming_the_author_is_no_author() -> None:
             "</body></html>")
     result = winnow.extract(page, now=NOW)
     assert [p.author for p in result.posts] == ["ann", "bob", "cy"]
+
+
+def test_an_unsigned_record_holding_only_a_counter_is_no_post() -> None:
+    """A collapsed replies label ("0 replies", its word a button) read as a record of its
+    own has no words and no author: it is no post."""
+    counter = ('<div class="message"><div class="main"><div class="attribution"><a href="/p/9">'
+               '<time datetime="2024-05-01T12:00:00Z">2024-05-01</time></a></div>'
+               '<div class="content"><p>0</p></div></div></div>')
+    result = winnow.extract(forum(POSTS, between=counter), now=NOW)
+    assert [p.author for p in result.posts] == ["ann", "bob", "cy"]

@@ -373,13 +373,19 @@ def _key_text(text: str) -> str:
     return " ".join(text.split())
 
 
+LETTER_RE = re.compile(r"[^\W\d_]")
+"""A letter: a post's words have some; a counter ("0" replies) has none."""
+
+
 def _without_fillers(posts: list[Post]) -> list[Post]:
-    """Posts without the ad blocks dressed as posts: no text, no image and no link to a
-    member, where most posts have text."""
+    """Posts without the ad blocks dressed as posts: no words (no text, or only a counter
+    such as a collapsed replies label's "0"), no image and no link to a member, and
+    unsigned, where most posts have text."""
     with_text = sum(1 for post in posts if post.text)
     if with_text * 2 < len(posts):
         return posts
-    return [post for post in posts if post.text or post.author_url or "<img" in post.html]
+    return [post for post in posts if post.author_url or "<img" in post.html
+            or post.text and (post.author or LETTER_RE.search(post.text))]
 
 
 def record_authors(views: Sequence[RecordView], records: Sequence[Sequence[int]]
