@@ -126,3 +126,42 @@ def test_signed_items_of_a_page_leaning_to_listing_are_no_thread(
     result = extract(html, "https://guides.example/all")
     assert result.kind == "other" and result.main_text is not None
     assert "towns, trails" in result.main_text and "old canal" in result.main_text
+
+
+LAMP_INTRO = ("Our workshop turns, polishes and wires every lamp by hand, so the patina of the "
+              "brass varies a little from one lamp to the next. This page lists the lamps we make "
+              "now, with their sizes, finishes and the shop that makes each of them.")
+
+
+def lamp_grid(cards: int) -> str:
+    """A shop's grid page: an intro paragraph, then `cards` cards in its <main>."""
+    grid = "".join(
+        f"<div class='card'><h3><a href='/lamp/{i}'>Lamp model {i} in brushed brass</a></h3>"
+        f"<p>A {20 + i} cm lamp made in the {('north', 'south', 'east')[i % 3]} shop, with a "
+        f"linen shade and a dimmer.</p><span class='price'>{100 + i} EUR</span></div>"
+        for i in range(cards))
+    return ("<html><head><title>Lamps</title></head><body><header><nav><a href='/'>Home</a>"
+            f"</nav></header><main><div class='intro'><h1>Lamps</h1><p>{LAMP_INTRO}</p></div>"
+            f"<div class='grid'>{grid}</div></main><footer>© Lumen</footer></body></html>")
+
+
+def test_a_body_keeping_a_sliver_of_the_main_container_is_no_article(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page the classifier is unsure of, read as an article: ECON's body is the grid's
+    intro, under a tenth of the <main> around it; the page is "other", its main text the
+    whole grid."""
+    unsure = PageType("article", {"article": 0.6, "listing": 0.3}, sure=False)
+    monkeypatch.setattr(extractor, "classify", lambda page: unsure)
+    result = extract(lamp_grid(40), "https://lamps.example/all")
+    assert result.kind == "other" and result.main_text is not None
+    assert "patina of the brass" in result.main_text and "Lamp model 39" in result.main_text
+
+
+def test_a_body_keeping_much_of_the_main_container_stays_an_article(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With two cards beside it, the intro is most of its <main>: an article still."""
+    unsure = PageType("article", {"article": 0.6, "listing": 0.3}, sure=False)
+    monkeypatch.setattr(extractor, "classify", lambda page: unsure)
+    result = extract(lamp_grid(1), "https://lamps.example/all")
+    assert result.kind == "article"
+    assert result.article is not None and "patina of the brass" in result.article.text

@@ -54,6 +54,15 @@ where its template keeps the content (`Observation.note_content`)."""
 RENDERED = "rendered_bodies"
 """`Page.derived` key of the bodies rendered during an extraction (`_render`)."""
 
+FRAGMENT_SHARE = 0.1
+"""Share of the text of the page's named main container (`<main>`, `role="main"`, id
+"main") below which ECON's body is a fragment of it whatever the page's type, and the page
+is "other" when the quality estimate rates the region's text above the body's. On WCXB's
+tune pages read with out-of-fold page types (as unseen sites are), the listings and
+collections read as articles keep 0.4% to 5% of their main container; an article's body
+keeps most of it (the lowest, 11%, is an article beside a long teaser list). Pages without
+a named container are left alone: their region is the whole body, blogrolls and all."""
+
 EXCERPT_CHARS = 200
 """Length of the excerpt taken from the body when the page has no description."""
 
@@ -159,6 +168,12 @@ def extract_page(page: Page, template: Template | None = None,
         if spread and scored.confidence("other", region[1]) \
                 > scored.confidence("article", rendered.text):
             kind = "other"
+    elif kind == "article" and found is not None and rendered is not None and role == "none" \
+            and reader_type != "documentation":
+        region = _fragment_region(page, meta, found, rendered, known_noise)
+        if region is not None and scored.confidence("other", region[1]) \
+                > scored.confidence("article", rendered.text):
+            kind = "other"
     if found is None or rendered is None or kind != "article":
         result.kind = "other"  # no reader view; the main region for the corpus
         content, result.main_text = region or _main_text(page, meta, found, known_noise)
@@ -229,6 +244,18 @@ def _main_text(page: Page, meta: Metadata, found: ArticleContent | None,
     region = main_region(page, page.body if main is None else main, noise, drop_twins=True,
                          drop_reviews=classify(page).label == "product")
     return region, render_article(region.content, page.url, meta.title, meta.byline).text
+
+
+def _fragment_region(page: Page, meta: Metadata, found: ArticleContent, rendered: Rendered,
+                     noise: list[HtmlElement]) -> tuple[ArticleContent, str] | None:
+    """The page's main region and its text when the page names a main container
+    (`main_container`) and ECON's body keeps under FRAGMENT_SHARE of that region's text: the
+    body is one card of a listing, one section of a service page, or a heading ECON's pruning
+    left of the container; else None (the body is the page's article, whatever its type)."""
+    if main_container(page, found.source) is None:
+        return None
+    region = _main_text(page, meta, found, noise)
+    return region if text_share(rendered.text, region[1]) < FRAGMENT_SHARE else None
 
 
 def _listed(page: Page, meta: Metadata, thread: Thread, page_type: PageType,
