@@ -165,3 +165,40 @@ def test_a_body_keeping_much_of_the_main_container_stays_an_article(
     result = extract(lamp_grid(1), "https://lamps.example/all")
     assert result.kind == "article"
     assert result.article is not None and "patina of the brass" in result.article.text
+
+
+def test_records_named_for_reviews_on_a_page_leaning_readerless_are_no_thread() -> None:
+    """A product page the classifier splits between product and listing: its records named
+    for reviews are reviews (REVIEWS_LEAN), wherever the classifier puts the rest; on a page
+    taken for an article, or records not so named, the roles stand."""
+    split = PageType("listing", {"listing": 0.4, "product": 0.35, "article": 0.25}, False)
+    article = PageType("article", {"article": 0.8, "product": 0.2}, True)
+    assert readerless_records("thread", split, reviews=True) == "none"
+    assert readerless_records("thread", split, reviews=False) == "thread"
+    assert readerless_records("comments", article, reviews=True) == "comments"
+
+
+def test_a_thread_is_named_for_reviews_by_its_records_not_by_the_page(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Records in a block named "reviews" on a page leaning to the readerless types are left
+    out of its main text; the same records under a body whose class says review (a travel
+    forum's page) are a thread."""
+    texts = ("The lamp arrived well packed and the brass looks even better than in the photos.",
+             "Bright enough to read by, and the dimmer is smooth all the way down to a glow.",
+             "The shade was creased on arrival, but the shop sent a new one within the week.")
+    records = "".join(
+        f'<div class="entry"><a class="username" href="/members/{name}.{i}/">{name}</a>'
+        f'<time datetime="2025-11-0{i}T10:00:00Z">Nov {i}, 2025</time>'
+        f'<div class="content"><p>{text} {text} {text}</p></div></div>'
+        for i, (name, text) in enumerate(zip(("ann", "bob", "cy"), texts, strict=True), 1))
+    product = f"<h1>Brass lamp</h1><p>{LAMP_INTRO}</p>"
+    split = PageType("listing", {"listing": 0.4, "product": 0.35, "article": 0.25}, False)
+    monkeypatch.setattr(extractor, "classify", lambda page: split)
+    html = f"<html><body><main>{product}<div class='reviews'>{records}</div></main></body></html>"
+    result = extract(html, "https://lamps.example/brass")
+    assert result.kind != "thread" and not result.posts
+    text = result.main_text or (result.article.text if result.article else "")
+    assert "patina of the brass" in text and "well packed" not in text
+    html = (f"<html><body class='pin_user_review'><main>{product}<div class='list'>{records}"
+            "</div></main></body></html>")
+    assert extract(html, "https://lamps.example/brass").kind == "thread"

@@ -301,6 +301,17 @@ def is_comments(el: HtmlElement) -> bool:
     return names_mod.says_comments(class_names(el)) and el.tag not in NEVER_NOISE_TAGS
 
 
+REVIEW_WORDS = frozenset({"review", "reviews"})
+"""Class and id words of the blocks that hold customer reviews: on a product page they are
+furniture beside the product's own text, as an article's comments are, and records so named
+are reviews, not a thread's posts."""
+
+
+def names_reviews(el: HtmlElement) -> bool:
+    """Whether the element's class or id words name customer reviews (REVIEW_WORDS)."""
+    return names_mod.has_word(names_mod.name_tokens(class_names(el)), REVIEW_WORDS)
+
+
 def kind_of(el: HtmlElement) -> tuple[str, str]:
     return el.tag, el.get("class") or ""
 

@@ -120,7 +120,7 @@ def extract_page(page: Page, template: Template | None = None,
                                                 thread, retry, forum)
     if found is not None:
         meta.dir = text_direction(page, found.source)
-    role = readerless_records(role, page_type)
+    role = readerless_records(role, page_type, thread is not None and thread.review_hint())
     if role == "thread" and thread is not None \
             and _listed(page, meta, thread, page_type, noise):
         thread = None  # a listing's signed items: ECON runs again, the records in the page

@@ -17,8 +17,7 @@ from collections.abc import Collection, Sequence
 
 from winnow import econ
 from winnow.article import ArticleContent, is_noise_hint, label_regions, page_stats
-from winnow.article_candidates import HIDING_CLASSES, class_names
-from winnow.article_names import has_word, name_tokens
+from winnow.article_candidates import HIDING_CLASSES, names_reviews
 from winnow.folded import folded_panels, unfold
 from winnow.page import HtmlElement, Page, is_hidden, wn_id
 from winnow.pagetype import PageType, readerless_probability
@@ -51,10 +50,6 @@ prices and buttons that recur for a reason."""
 ITEM_TAGS = frozenset({"li", "dt", "dd", "tr", "td", "th"})
 """Items of a list or table, and all inside them, are never twins: the same line in two
 pricing plans' feature lists, or in two rows of a table, is a feature both have."""
-
-REVIEW_WORDS = frozenset({"review", "reviews"})
-"""Class and id words of the block that holds a product page's customer reviews: on a
-product page it is furniture beside the product's own text, as an article's comments are."""
 
 SPREAD_LEAN = 0.5
 """Probability of the readerless types (listing, product, service) from which a page read as
@@ -163,7 +158,7 @@ def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
     while i < stats.end[start]:
         el = stats.elements[i]
         if i in given or el.tag in FURNITURE_TAGS \
-                or (is_noise_hint(el, shown=el in panels) or reviews and _names_reviews(el)) \
+                or (is_noise_hint(el, shown=el in panels) or reviews and names_reviews(el)) \
                 and not _is_wrapper(el, stats.chars[i], wrapper_chars):
             drop.append(i)
             i = stats.end[i]
@@ -196,11 +191,6 @@ def _twins(stats: econ.TreeStats, start: int, drop: set[int]) -> list[int]:
                 continue
         i += 1
     return twins
-
-
-def _names_reviews(el: HtmlElement) -> bool:
-    """Whether the element's class or id words name customer reviews (REVIEW_WORDS)."""
-    return has_word(name_tokens(class_names(el)), REVIEW_WORDS)
 
 
 def _is_wrapper(el: HtmlElement, chars: int, wrapper_chars: float) -> bool:

@@ -26,6 +26,7 @@ import lxml.html
 from lxml.html import HtmlElement
 
 from winnow.article import is_comments
+from winnow.article_candidates import names_reviews
 from winnow.mibat import Region, TreeMatcher, mine_regions, ranked_regions
 from winnow.mibat_dom import DomTree, page_dom
 from winnow.mibat_records import (
@@ -152,6 +153,11 @@ class Thread:
         """True when a record or an ancestor of the region is named for comments."""
         return in_comments(self.dom, self.region)
 
+    def review_hint(self) -> bool:
+        """True when a record or an ancestor of the region (below the page's body) is named
+        for customer reviews."""
+        return in_reviews(self.dom, self.region)
+
     def holds(self, el: HtmlElement) -> bool:
         """True when `el` is inside one of the records."""
         return any(el is e for e in self.elements)
@@ -188,6 +194,18 @@ def in_comments(dom: DomTree, region: Region) -> bool:
     """True when the region's first record or one of its ancestors is named for comments."""
     first = dom.elements[region.records[0][0]]
     return any(is_comments(el) for el in (first, *first.iterancestors()))
+
+
+PAGE_TAGS = frozenset({"html", "body"})
+"""Elements whose class words describe the whole page, not the records in it."""
+
+
+def in_reviews(dom: DomTree, region: Region) -> bool:
+    """True when the region's first record or one of its ancestors below the page's body is
+    named for customer reviews (`article_candidates.names_reviews`)."""
+    first = dom.elements[region.records[0][0]]
+    return any(names_reviews(el) for el in (first, *first.iterancestors())
+               if el.tag not in PAGE_TAGS)
 
 
 def is_story_list(dom: DomTree, region: Region) -> bool:

@@ -19,7 +19,7 @@ from typing import Literal
 from winnow.article import is_noise_hint
 from winnow.markdown import CJK_RE
 from winnow.page import Page
-from winnow.pagetype import PageType
+from winnow.pagetype import PageType, readerless_probability
 from winnow.result import PageKind
 
 ThreadRole = Literal["thread", "opened", "comments", "none"]
@@ -80,13 +80,26 @@ News item pages of forums/ read as products at 0.72 and 0.74; WCXB's tune produc
 reviews were read as a thread are products at 0.85 to 0.98."""
 
 
-def readerless_records(role: ThreadRole, page_type: PageType) -> ThreadRole:
+REVIEWS_LEAN = 0.5
+"""Probability of the readerless types (listing, product and service together) from which a
+page's records named for customer reviews (`posts.Thread.review_hint`) are reviews, not a
+thread: WCXB's product pages are often taken for listings (out of fold, a product's
+probability is spread over the two), so the product's own probability cannot decide alone.
+On WCXB's tune pages, records so named are reviews on products, services and collections;
+a forum's page names its records so only in the page's own body classes."""
+
+
+def readerless_records(role: ThreadRole, page_type: PageType,
+                       reviews: bool = False) -> ThreadRole:
     """The record region's role on a page of type `page_type`: a page of one of
-    REVIEWED_TYPES at NO_THREAD_PROBABILITY or more opens no thread and carries no comments
-    (role "none": its kind is "other", and its records stay out of its main region as any
-    records that are not a thread do)."""
+    REVIEWED_TYPES at NO_THREAD_PROBABILITY or more, or one leaning to the readerless types
+    (REVIEWS_LEAN) whose records are named for `reviews`, opens no thread and carries no
+    comments (role "none": its records stay out of its main region as any records that are
+    not a thread do)."""
     label = page_type.label
     if label in REVIEWED_TYPES and page_type.probability(label) >= NO_THREAD_PROBABILITY:
+        return "none"
+    if reviews and readerless_probability(page_type) >= REVIEWS_LEAN:
         return "none"
     return role
 
