@@ -215,3 +215,31 @@ def test_an_element_with_the_id_main_is_a_main_container() -> None:
                       "<div id='footer'>© Lumen</div></body></html>")
     main = main_container(page)
     assert main is not None and main.get("id") == "main"
+
+
+def test_the_prose_of_a_carousel_or_banner_stays_in_the_main_text() -> None:
+    """A landing page's feature carousel and hero banner hold its pitch: named only for how
+    they are shown, with sentences of prose, they stay in the main text; a carousel of
+    product cards (a mark every few words), a link row named so, and a footer named so
+    still go; and without `shown_prose` (a document's region) all of them go."""
+    features = "".join(f"<div class='slide'><p>{PROSE}</p></div>" for _ in range(2))
+    cards = "".join(f"<div class='card'>Lamp {i}: €{90 + i}.00. Quick view. Add to basket."
+                    "</div>" for i in range(6))
+    links = "".join(f"<a href='/l/{i}'>Lamp number {i}, in brass.</a> " for i in range(8))
+    html = ("<html><body><main><h1>Lumen lamps</h1>"
+            f"<div class='hero-banner'><p>{PROSE}</p></div>"
+            f"<div class='feature-carousel'>{features}</div>"
+            f"<div class='product-carousel'>{cards}</div>"
+            f"<div class='carousel-links'>{links}</div>"
+            f"<div class='site-footer'><p>{PROSE.replace('workshop', 'company')}</p></div>"
+            f"<p>{PROSE.replace('lamp', 'shade')}</p></main></body></html>")
+    page = parse_page(html, "https://shop.example/")
+    main = main_container(page)
+    assert main is not None
+    region = main_region(page, main, shown_prose=True)
+    text = render_article(region.content, page.url, None, None).text
+    assert text.count("patina of the brass") == 4
+    assert "Quick view" not in text and "Lamp number" not in text and "company" not in text
+    region = main_region(page, main)
+    text = render_article(region.content, page.url, None, None).text
+    assert text.count("patina of the brass") == 1 and "shade" in text

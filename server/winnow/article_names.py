@@ -208,6 +208,20 @@ def _glued(rest: str, least: int) -> bool:
     return not rest or (len(rest) >= least and rest not in SUFFIXES)
 
 
+DISPLAY_WORDS = _vocabulary("carousel slideshow banner header")
+"""Noise words that say how a block is shown, not what it holds: a landing page shows its
+content in carousels, banners and section headers, an article its ads and mastheads."""
+
+
+def says_display_only(names: str) -> bool:
+    """Whether class and id names say noise only by DISPLAY_WORDS (no other noise word, no
+    noise phrase)."""
+    tokens = name_tokens(names)
+    noisy = [t for t in tokens if _token_is(t, NOISE_WORDS)]
+    return bool(noisy) and all(_token_is(t, DISPLAY_WORDS) for t in noisy) \
+        and not _has_noise_phrase(tokens)
+
+
 def has_word(tokens: Iterable[str], words: frozenset[str]) -> bool:
     """True when a token is one of `words` (see `_token_is`)."""
     return any(_token_is(t, words) for t in tokens)

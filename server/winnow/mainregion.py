@@ -4,7 +4,8 @@ A documentation page spreads over sections ECON sees as separate bodies, and a l
 product or a service page holds its content in many blocks; their main content is the page's
 own main container (`<main>`, `role="main"`, or a lone `<article>`) or, without one, the body,
 less what is plainly page furniture: header, navigation, sidebars, footers, forms and the
-blocks whose class or role says noise (`article.is_noise_hint`), plus any elements the caller
+blocks whose class or role says noise (`article.is_noise_hint`; in a page's main text, not
+the carousels, banners and section headers that hold prose), plus any elements the caller
 knows are noise (a learned template's, a thread's records). The region is returned as a copy
 without those parts and with the page's content and noise labels, as an `ArticleContent`, so
 it renders and maps like ECON's body. Pure: no I/O.
@@ -17,7 +18,8 @@ from collections.abc import Collection, Sequence
 
 from winnow import econ
 from winnow.article import ArticleContent, is_noise_hint, label_regions, page_stats
-from winnow.article_candidates import HIDING_CLASSES, names_reviews
+from winnow.article_candidates import HIDING_CLASSES, class_names, names_reviews
+from winnow.article_names import says_display_only
 from winnow.folded import folded_panels, unfold
 from winnow.page import HtmlElement, Page, is_hidden, wn_id
 from winnow.pagetype import PageType, readerless_probability
@@ -50,6 +52,20 @@ prices and buttons that recur for a reason."""
 ITEM_TAGS = frozenset({"li", "dt", "dd", "tr", "td", "th"})
 """Items of a list or table, and all inside them, are never twins: the same line in two
 pricing plans' feature lists, or in two rows of a table, is a feature both have."""
+
+DISPLAY_PROSE_PUNC = 3
+"""Sentence marks outside links from which a block named only for how it is shown (a
+carousel, a banner, a section header: `article_names.DISPLAY_WORDS`) is content of a page's
+main text rather than furniture: three sentences are a pitch, not a caption or a price."""
+
+DISPLAY_SENTENCE_CHARS = 30
+"""Characters outside links per sentence mark from which such a block's marks end sentences:
+a carousel of product cards has a mark every few words (prices, "Quick view: Add to
+basket"), prose one every sentence."""
+
+DISPLAY_LINKS = 0.5
+"""Link density below which such a block is prose: a carousel of links to other products
+or posts is furniture whatever it says."""
 
 SPREAD_LEAN = 0.5
 """Probability of the readerless types (listing, product, service) from which a page read as
@@ -94,14 +110,16 @@ def main_container(page: Page, near: HtmlElement | None = None,
 
 
 def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = (),
-                drop_twins: bool = False, drop_reviews: bool = False) -> ArticleContent:
+                drop_twins: bool = False, drop_reviews: bool = False,
+                shown_prose: bool = False) -> ArticleContent:
     """`root` without its furniture and the given `noise`, with the page's labels; with
     `drop_twins`, without the blocks that repeat an earlier one's text (`_twins`: a page's main
-    text, not a document whose language tabs each repeat the same notes)."""
+    text, not a document whose language tabs each repeat the same notes); with `shown_prose`,
+    keeping the prose of blocks named only for how they are shown (`_shown_prose`)."""
     stats = page_stats(page)
     start = stats.index[root]
     panels = folded_panels(page, root)
-    drop = _furniture(stats, start, noise, panels, drop_reviews)
+    drop = _furniture(stats, start, noise, panels, drop_reviews, shown_prose)
     if drop_twins:
         drop = sorted(drop + _twins(stats, start, set(drop)))
     clone = copy.deepcopy(root)
@@ -148,23 +166,40 @@ def text_share(body_text: str, region_text: str) -> float:
 
 
 def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
-               panels: Collection[HtmlElement] = (), reviews: bool = False) -> list[int]:
+               panels: Collection[HtmlElement] = (), reviews: bool = False,
+               prose: bool = False) -> list[int]:
     """The indices of the furniture blocks and given `noise` under element `start`, outermost
-    only (a dropped block's inside is not visited). Folded `panels` are judged as shown."""
+    only (a dropped block's inside is not visited). Folded `panels` are judged as shown; with
+    `prose`, a block named only for how it is shown stays when it holds prose."""
     given = {stats.index[el] for el in noise if el in stats.index}
     drop: list[int] = []
     wrapper_chars = WRAPPER_SHARE * stats.chars[start]
     i = start + 1
     while i < stats.end[start]:
         el = stats.elements[i]
+        shown = el in panels
         if i in given or el.tag in FURNITURE_TAGS \
-                or (is_noise_hint(el, shown=el in panels) or reviews and names_reviews(el)) \
+                or (is_noise_hint(el, shown=shown) and not (prose and _shown_prose(stats, i, shown))
+                    or reviews and names_reviews(el)) \
                 and not _is_wrapper(el, stats.chars[i], wrapper_chars):
             drop.append(i)
             i = stats.end[i]
         else:
             i += 1
     return drop
+
+
+def _shown_prose(stats: econ.TreeStats, i: int, shown: bool) -> bool:
+    """Whether block `i`, noise by its class or id names alone and those only DISPLAY_WORDS
+    (`article_names.says_display_only`), holds prose (DISPLAY_PROSE_PUNC, DISPLAY_LINKS): a
+    landing page's carousel of features or its banner's pitch, not a row of links."""
+    el = stats.elements[i]
+    if is_noise_hint(el, class_hints=False, shown=shown) \
+            or not says_display_only(class_names(el)):
+        return False
+    marks = stats.content_punc(i)
+    return marks >= DISPLAY_PROSE_PUNC and stats.link_density(i) < DISPLAY_LINKS \
+        and stats.content_chars(i) >= DISPLAY_SENTENCE_CHARS * marks
 
 
 def _twins(stats: econ.TreeStats, start: int, drop: set[int]) -> list[int]:
