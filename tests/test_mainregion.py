@@ -243,3 +243,26 @@ def test_the_prose_of_a_carousel_or_banner_stays_in_the_main_text() -> None:
     region = main_region(page, main)
     text = render_article(region.content, page.url, None, None).text
     assert text.count("patina of the brass") == 1 and "shade" in text
+
+
+def test_hidden_prose_stays_in_the_main_text_but_not_an_overlay_or_a_menu() -> None:
+    """An FAQ answer hidden by an inline style, opened by a script no control names, is
+    folded content of the main text; a hidden overlay named as a modal and a hidden link
+    menu are not; and in a document's region (no `shown_prose`) the answer stays hidden."""
+    links = "".join(f"<a href='/l/{i}'>Lamp number {i}, in brass.</a> " for i in range(8))
+    html = ("<html><body><main><h1>Questions</h1>"
+            "<div class='faq'><h3>How is a lamp made?</h3>"
+            f"<div class='faq-answer' style='display: none'><p>{PROSE}</p></div></div>"
+            "<div class='signup-modal' aria-hidden='true'><p>"
+            f"{PROSE.replace('workshop', 'newsletter')}</p></div>"
+            f"<div class='menu-links' hidden>{links}</div>"
+            f"<p>{PROSE.replace('lamp', 'shade')}</p></main></body></html>")
+    page = parse_page(html, "https://shop.example/faq")
+    main = main_container(page)
+    assert main is not None
+    text = render_article(main_region(page, main, shown_prose=True).content, page.url, None,
+                          None).text
+    assert "every lamp by hand" in text and "shade" in text
+    assert "newsletter" not in text and "Lamp number" not in text
+    text = render_article(main_region(page, main).content, page.url, None, None).text
+    assert "every lamp by hand" not in text and "shade" in text

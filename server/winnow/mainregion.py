@@ -19,7 +19,7 @@ from collections.abc import Collection, Sequence
 from winnow import econ
 from winnow.article import ArticleContent, is_noise_hint, label_regions, page_stats
 from winnow.article_candidates import HIDING_CLASSES, class_names, names_reviews
-from winnow.article_names import says_display_only
+from winnow.article_names import has_word, name_tokens, says_display_only
 from winnow.folded import folded_panels, unfold
 from winnow.page import HtmlElement, Page, is_hidden, wn_id
 from winnow.pagetype import PageType, readerless_probability
@@ -66,6 +66,10 @@ basket"), prose one every sentence."""
 DISPLAY_LINKS = 0.5
 """Link density below which such a block is prose: a carousel of links to other products
 or posts is furniture whatever it says."""
+
+OVERLAY_WORDS = frozenset({"modal", "dialog"})
+"""Class and id words of overlays (the `role="dialog"` of pages that do not say the role): a
+hidden overlay's prose (a privacy notice, a sign-up pitch) is not folded content."""
 
 SPREAD_LEAN = 0.5
 """Probability of the readerless types (listing, product, service) from which a page read as
@@ -115,10 +119,13 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
     """`root` without its furniture and the given `noise`, with the page's labels; with
     `drop_twins`, without the blocks that repeat an earlier one's text (`_twins`: a page's main
     text, not a document whose language tabs each repeat the same notes); with `shown_prose`,
-    keeping the prose of blocks named only for how they are shown (`_shown_prose`)."""
+    keeping the prose of blocks named only for how they are shown (`_shown_prose`) and of the
+    blocks the page hides without naming their control (`_hidden_prose`)."""
     stats = page_stats(page)
     start = stats.index[root]
     panels = folded_panels(page, root)
+    if shown_prose:
+        panels |= _hidden_prose(stats, start)
     drop = _furniture(stats, start, noise, panels, drop_reviews, shown_prose)
     if drop_twins:
         drop = sorted(drop + _twins(stats, start, set(drop)))
@@ -189,6 +196,33 @@ def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
     return drop
 
 
+def _hidden_prose(stats: econ.TreeStats, start: int) -> set[HtmlElement]:
+    """The blocks under element `start` that the page hides by attribute or inline style
+    (`is_hidden`) and that hold prose (`_is_prose`), noise neither by tag, role or name once
+    shown nor named for an overlay (OVERLAY_WORDS); outermost only. These are folded
+    content whose control the page does not name (an accordion's answers opened by script):
+    hiding classes are left alone, as they hide a responsive layout's other copy as often."""
+    found: set[HtmlElement] = set()
+    i = start + 1
+    while i < stats.end[start]:
+        el = stats.elements[i]
+        if is_hidden(el) and not is_noise_hint(el, shown=True) and _is_prose(stats, i) \
+                and not has_word(name_tokens(class_names(el)), OVERLAY_WORDS):
+            found.add(el)
+            i = stats.end[i]
+        else:
+            i += 1
+    return found
+
+
+def _is_prose(stats: econ.TreeStats, i: int) -> bool:
+    """Whether block `i` holds prose: DISPLAY_PROSE_PUNC sentence marks or more outside links,
+    DISPLAY_SENTENCE_CHARS characters per mark, link density under DISPLAY_LINKS."""
+    marks = stats.content_punc(i)
+    return marks >= DISPLAY_PROSE_PUNC and stats.link_density(i) < DISPLAY_LINKS \
+        and stats.content_chars(i) >= DISPLAY_SENTENCE_CHARS * marks
+
+
 def _shown_prose(stats: econ.TreeStats, i: int, shown: bool) -> bool:
     """Whether block `i`, noise by its class or id names alone and those only DISPLAY_WORDS
     (`article_names.says_display_only`), holds prose (DISPLAY_PROSE_PUNC, DISPLAY_LINKS): a
@@ -197,9 +231,7 @@ def _shown_prose(stats: econ.TreeStats, i: int, shown: bool) -> bool:
     if is_noise_hint(el, class_hints=False, shown=shown) \
             or not says_display_only(class_names(el)):
         return False
-    marks = stats.content_punc(i)
-    return marks >= DISPLAY_PROSE_PUNC and stats.link_density(i) < DISPLAY_LINKS \
-        and stats.content_chars(i) >= DISPLAY_SENTENCE_CHARS * marks
+    return _is_prose(stats, i)
 
 
 def _twins(stats: econ.TreeStats, start: int, drop: set[int]) -> list[int]:
