@@ -12,6 +12,7 @@ from winnow.router import (
     NO_THREAD_PROBABILITY,
     readerless_records,
     records_are_items,
+    route,
     thread_role,
 )
 
@@ -202,3 +203,14 @@ def test_a_thread_is_named_for_reviews_by_its_records_not_by_the_page(
     html = (f"<html><body class='pin_user_review'><main>{product}<div class='list'>{records}"
             "</div></main></body></html>")
     assert extract(html, "https://lamps.example/brass").kind == "thread"
+
+
+def test_a_body_without_text_is_no_article_however_the_page_looks() -> None:
+    """The cheap check passes on a page of long paragraphs; a body the extraction found
+    without text still gives no reader view."""
+    from winnow.page import parse_page
+
+    page = parse_page(f"<html><body><main><p>{LAMP_INTRO * 4}</p><p>{LAMP_INTRO * 4}</p>"
+                      "</main></body></html>")
+    assert route(page, "Our workshop turns every lamp by hand.", 1000) == "article"
+    assert route(page, "  ", 1000) == "other"

@@ -126,13 +126,15 @@ def route(page: Page, content_text: str, page_chars: int, titled: bool = False,
     found a body of real length, when the body sits right under the page's title heading
     (`titled`: a photo post's caption is short but is the post), or when the body is most
     of a tiny page (then it is the page's message, not a fragment of a portal); anything
-    else is "other", no reader view."""
+    else, and a body without text however the page looks, is "other", no reader view."""
     if page_type in READERLESS_TYPES:
         return "other"
     length = weighted_length(content_text)
+    if not length:
+        return "other"  # a reader view without text: the page passed the cheap check elsewhere
     if looks_like_article(page) or length >= MIN_CONTENT_CHARS:
         return "article"
-    if length and (titled or len(content_text.strip()) >= MIN_PAGE_SHARE * page_chars):
+    if titled or len(content_text.strip()) >= MIN_PAGE_SHARE * page_chars:
         return "article"
     return "other"
 
