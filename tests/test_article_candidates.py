@@ -63,3 +63,24 @@ def test_a_noise_named_body_of_paragraphs_under_the_title_is_the_article() -> No
     found = article.extract_once(page, hints)  # the first pass, with class-name hints
     assert found is not None
     assert "Issue point 3." in found.content.text_content()
+
+
+def test_a_custom_element_named_for_furniture_is_noise() -> None:
+    page = parse_page("<html><body><docs-content-footer><p>Last updated today.</p>"
+                      "</docs-content-footer><site-toc>On this page</site-toc>"
+                      "<code-footnote-box>Note</code-footnote-box></body></html>")
+    footer, toc, box = page.body
+    assert is_noise_hint(footer)  # the last piece names the component, not `content`
+    assert is_noise_hint(toc)
+    assert not is_noise_hint(box)
+
+
+def test_a_docs_region_leaves_out_a_custom_footer() -> None:
+    from winnow.mainregion import main_region
+
+    page = parse_page(f"<html><body><main><h1>Guide</h1><p>{SENTENCE}</p>"
+                      "<docs-content-footer><p>Except as otherwise noted, licensed.</p>"
+                      "</docs-content-footer></main></body></html>")
+    region = main_region(page, page.body[0])
+    text = region.content.text_content()
+    assert "council" in text and "otherwise noted" not in text

@@ -41,6 +41,13 @@ NOISE_TAGS = frozenset({"nav", "aside", "footer", "dialog", "menu", "form"})
 NAMED_NOISE_TAGS = frozenset({"nav", "aside", "footer"})
 """Noise tags that are never a page-wide wrapper (a <form> around the whole page is)."""
 
+CUSTOM_NOISE_ROLES = frozenset({"nav", "navigation", "aside", "footer", "sidebar", "toc",
+                                "breadcrumb", "breadcrumbs"})
+"""Last pieces of a custom element's tag name (a web component, `<prefix-role>`) that name
+page furniture as the standard tags do: `devsite-content-footer`, `starlight-toc`,
+`devsite-book-nav`. The piece that ends the name says what the component is; the ones
+before are its library's prefix and qualifiers (`content` there names no content)."""
+
 
 NEVER_NOISE_TAGS = frozenset({"html", "body", "article", "main", "a", "table", "tbody", "tr",
                               "td", "th", "pre", "code", "figure", "img", "picture"})
@@ -97,10 +104,10 @@ def is_noise_hint(el: HtmlElement, class_hints: bool = True, shown: bool = False
         return False
     items = el.items()
     if not items:
-        return tag in NOISE_TAGS
+        return tag in NOISE_TAGS or is_custom_furniture(tag)
     attrs = dict(items)
     if not shown and (hidden_by(attrs, tag) or _hidden_by_class(attrs.get("class"))) \
-            or tag in NOISE_TAGS:
+            or tag in NOISE_TAGS or is_custom_furniture(tag):
         return True
     if (attrs.get("role") or "").lower() in NOISE_ROLES:
         return True
@@ -108,6 +115,13 @@ def is_noise_hint(el: HtmlElement, class_hints: bool = True, shown: bool = False
     if not class_hints or tag in HEADING_TAGS:
         return len(names) >= 3 and names_mod.says_comments(names)
     return len(names) >= 3 and _names_say_noise(names)
+
+
+def is_custom_furniture(tag: object) -> bool:
+    """Whether a tag is a custom element's whose last piece names furniture
+    (CUSTOM_NOISE_ROLES)."""
+    return isinstance(tag, str) and "-" in tag \
+        and tag.rsplit("-", 1)[1].lower() in CUSTOM_NOISE_ROLES
 
 
 def _hidden_by_class(classes: str | None) -> bool:
