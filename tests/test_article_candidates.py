@@ -84,3 +84,9 @@ def test_a_docs_region_leaves_out_a_custom_footer() -> None:
     region = main_region(page, page.body[0])
     text = region.content.text_content()
     assert "council" in text and "otherwise noted" not in text
+
+
+def test_a_consent_dialog_is_noise() -> None:
+    page = parse_page("<html><body><div id='privacy-consent-sdk'><p>We store cookies.</p>"
+                      "</div></body></html>")
+    assert is_noise_hint(page.body[0])

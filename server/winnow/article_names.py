@@ -58,11 +58,12 @@ NOISE_WORDS = _vocabulary("""
     popup share sharing newsletter promo outbrain taboola cookie cookies masthead subscribe
     signup toolbar byline author bio footnote footnotes contact tags shopping scroll
     visuallyhidden offscreen copyright carousel slideshow trackback trackbacks login lightbox
-    textwidget typelist secondary aihtml
+    textwidget typelist secondary aihtml consent
 """)
 """Class/id tokens of template noise: Mozilla Readability's unlikelyCandidates, extended
 with words measured on the dev sets and blog engines' sidebar names (WordPress's
-`textwidget` and `#secondary`, TypePad's `typelist`)."""
+`textwidget` and `#secondary`, TypePad's `typelist`) and consent managers' dialogs
+(`onetrust-consent-sdk`), which a page that gives no article container keeps in its body."""
 
 NOISE_PHRASES: tuple[tuple[str, ...], ...] = (
     ("cover", "wrap"), ("ad", "break"), ("yom", "remote"), ("sr", "only"),
