@@ -90,3 +90,4 @@ def test_a_consent_dialog_is_noise() -> None:
     page = parse_page("<html><body><div id='privacy-consent-sdk'><p>We store cookies.</p>"
                       "</div></body></html>")
     assert is_noise_hint(page.body[0])
+

@@ -41,3 +41,13 @@ def test_a_widget_beside_the_article_is_still_pruned() -> None:
     found = article.extract_once(page_of(body))
     assert found is not None
     assert "Pricing tier" not in found.content.text_content()
+
+
+def test_an_article_rendered_twice_for_two_screen_sizes_is_read_once() -> None:
+    body = "".join(f"<h2>Part {k}</h2><p>{SENTENCE} Part {k}.</p>" for k in range(4))
+    page = parse_page("<html><body><article><h1>Budget</h1>"
+                      f"<div class='variant-a'>{body}</div><div class='variant-b'>{body}</div>"
+                      "</article></body></html>")
+    found = article.extract_once(page)
+    assert found is not None
+    assert found.content.text_content().count("Part 3.") == 1

@@ -29,6 +29,7 @@ from winnow.article_candidates import is_noise_hint as is_noise_hint
 from winnow.article_candidates import teaser_lists as teaser_lists
 from winnow.article_climb import summary_node
 from winnow.article_trim import (
+    MIN_TWIN_CHARS,
     ad_labels,
     comments_section,
     excluded_roots,
@@ -36,6 +37,7 @@ from winnow.article_trim import (
     leading_noise,
     link_lists,
     trailing_noise,
+    twin_blocks,
 )
 from winnow.econ import TreeStats
 from winnow.mibat_dom import page_dom
@@ -192,6 +194,7 @@ def extract_once(page: Page, hints: PageHints | None = None,
     drop.update(leading_noise(stats, summary, snippet, drop))
     drop.update(comments_section(stats, summary, snippet))
     drop.update(ad_labels(stats, summary))
+    drop.update(twin_blocks(stats, summary, drop, MIN_TWIN_CHARS))
     found_content = _build(stats, summary, drop, page_chars)
     found_content.rules = rules
     found_content.snippet_chars = snippet_chars

@@ -20,6 +20,7 @@ from winnow import econ
 from winnow.article import ArticleContent, is_noise_hint, label_regions, page_stats
 from winnow.article_candidates import HIDING_CLASSES, class_names, names_reviews
 from winnow.article_names import has_word, name_tokens, says_display_only
+from winnow.article_trim import MIN_TWIN_CHARS, twin_blocks
 from winnow.folded import folded_panels, unfold
 from winnow.page import HtmlElement, Page, is_hidden, wn_id
 from winnow.pagetype import PageType, readerless_probability
@@ -43,15 +44,6 @@ WRAPPER_SHARE = 0.5
 header, nav, footer or aside element) is the page's wrapper rather than furniture: a sidebar
 layout, a sticky-footer shell or a whole-page form holds the content itself. Its inside is
 still read block by block."""
-
-MIN_TWIN_CHARS = 80
-"""Characters of text from which a block that repeats an earlier block's text word for word
-is that block's twin (a responsive layout's mobile and desktop copies of a product's
-description, a card shown in two carousels) and is left out: shorter repeats are labels,
-prices and buttons that recur for a reason."""
-ITEM_TAGS = frozenset({"li", "dt", "dd", "tr", "td", "th"})
-"""Items of a list or table, and all inside them, are never twins: the same line in two
-pricing plans' feature lists, or in two rows of a table, is a feature both have."""
 
 DISPLAY_PROSE_PUNC = 3
 """Sentence marks outside links from which a block named only for how it is shown (a
@@ -117,8 +109,8 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
                 drop_twins: bool = False, drop_reviews: bool = False,
                 shown_prose: bool = False) -> ArticleContent:
     """`root` without its furniture and the given `noise`, with the page's labels; with
-    `drop_twins`, without the blocks that repeat an earlier one's text (`_twins`: a page's main
-    text, not a document whose language tabs each repeat the same notes); with `shown_prose`,
+    `drop_twins`, without the blocks that repeat an earlier one's text (`twin_blocks`: a page's
+    main text, not a document whose language tabs each repeat the same notes); with `shown_prose`,
     keeping the prose of blocks named only for how they are shown (`_shown_prose`) and of the
     blocks the page hides without naming their control (`_hidden_prose`)."""
     stats = page_stats(page)
@@ -128,7 +120,7 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
         panels |= _hidden_prose(stats, start)
     drop = _furniture(stats, start, noise, panels, drop_reviews, shown_prose)
     if drop_twins:
-        drop = sorted(drop + _twins(stats, start, set(drop)))
+        drop = sorted(drop + twin_blocks(stats, start, set(drop), MIN_TWIN_CHARS))
     clone = copy.deepcopy(root)
     clone.tail = None
     twins = list(clone.iter())
@@ -232,32 +224,6 @@ def _shown_prose(stats: econ.TreeStats, i: int, shown: bool) -> bool:
             or not says_display_only(class_names(el)):
         return False
     return _is_prose(stats, i)
-
-
-def _twins(stats: econ.TreeStats, start: int, drop: set[int]) -> list[int]:
-    """The blocks under element `start`, outside the `drop`ped ones, whose text (of
-    MIN_TWIN_CHARS or more, spaces normalised) an earlier block outside them already holds;
-    outermost only. A wrapper and its only child share their text and are no twins; list
-    items and table cells (ITEM_TAGS) are not searched."""
-    seen: dict[str, int] = {}
-    twins: list[int] = []
-    i = start + 1
-    while i < stats.end[start]:
-        if i in drop:
-            i = stats.end[i]
-            continue
-        if stats.tags[i] in ITEM_TAGS:
-            i = stats.end[i]
-            continue
-        if stats.chars[i] >= MIN_TWIN_CHARS:
-            text = " ".join(stats.elements[i].text_content().split())
-            first = seen.setdefault(text, i)
-            if first != i and stats.end[first] <= i:
-                twins.append(i)
-                i = stats.end[i]
-                continue
-        i += 1
-    return twins
 
 
 def _is_wrapper(el: HtmlElement, chars: int, wrapper_chars: float) -> bool:
