@@ -51,3 +51,12 @@ def test_an_article_rendered_twice_for_two_screen_sizes_is_read_once() -> None:
     found = article.extract_once(page)
     assert found is not None
     assert found.content.text_content().count("Part 3.") == 1
+
+
+def test_a_paragraph_the_post_says_twice_stays_twice() -> None:
+    page = parse_page(f"<html><body><article><h1>Budget</h1><p>{SENTENCE}</p>"
+                      f"<p>Residents spoke, and the council listened.</p><p>{SENTENCE}</p>"
+                      "</article></body></html>")
+    found = article.extract_once(page)
+    assert found is not None
+    assert found.content.text_content().count("council met") == 2

@@ -194,7 +194,7 @@ def extract_once(page: Page, hints: PageHints | None = None,
     drop.update(leading_noise(stats, summary, snippet, drop))
     drop.update(comments_section(stats, summary, snippet))
     drop.update(ad_labels(stats, summary))
-    drop.update(twin_blocks(stats, summary, drop, MIN_TWIN_CHARS))
+    drop.update(twin_blocks(stats, summary, drop, MIN_TWIN_CHARS, sections=True))
     found_content = _build(stats, summary, drop, page_chars)
     found_content.rules = rules
     found_content.snippet_chars = snippet_chars

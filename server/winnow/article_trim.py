@@ -96,6 +96,10 @@ prices and buttons that recur for a reason. In an article's body it also takes o
 listicle item's sentence that repeats an earlier item's word for word (measured: WCXB tune
 articles +0.0021 net even so; at 200 characters +0.0016)."""
 
+MIN_TWIN_PARTS = 2
+"""Children with text a block of an article's body must have to be a twin (`twin_blocks`):
+a copy of a section, not a paragraph the post says twice."""
+
 FEW_SENTENCES = 10
 """Punctuation marks below which a noise-named block is pruned (Readability: 10 commas)."""
 
@@ -317,11 +321,14 @@ def _class_weight(el: HtmlElement) -> int:
     return names_mod.class_weight(class_names(el))
 
 
-def twin_blocks(stats: TreeStats, start: int, drop: set[int], min_chars: int) -> list[int]:
+def twin_blocks(stats: TreeStats, start: int, drop: set[int], min_chars: int,
+                sections: bool = False) -> list[int]:
     """The blocks under element `start`, outside the `drop`ped ones, whose text (of
     `min_chars` or more, spaces normalised) an earlier block outside them already holds;
     outermost only. A wrapper and its only child share their text and are no twins; list
-    items and table cells (ITEM_TAGS) are not searched."""
+    items and table cells (ITEM_TAGS) are not searched. With `sections`, only a block of
+    MIN_TWIN_PARTS parts with text or more is a twin: a post repeats a paragraph (a refrain,
+    a placeholder text) but not a whole section."""
     seen: dict[str, int] = {}
     twins: list[int] = []
     i = start + 1
@@ -329,7 +336,7 @@ def twin_blocks(stats: TreeStats, start: int, drop: set[int], min_chars: int) ->
         if i in drop or stats.tags[i] in ITEM_TAGS:
             i = stats.end[i]
             continue
-        if stats.chars[i] >= min_chars:
+        if stats.chars[i] >= min_chars and (not sections or _parts(stats, i) >= MIN_TWIN_PARTS):
             text = " ".join(stats.elements[i].text_content().split())
             first = seen.setdefault(text, i)
             if first != i and stats.end[first] <= i:
@@ -338,3 +345,8 @@ def twin_blocks(stats: TreeStats, start: int, drop: set[int], min_chars: int) ->
                 continue
         i += 1
     return twins
+
+
+def _parts(stats: TreeStats, i: int) -> int:
+    """The element's children that hold text."""
+    return sum(1 for k in children(stats, i) if stats.chars[k])
