@@ -92,9 +92,8 @@ MIN_TWIN_CHARS = 80
 is that block's twin and is left out: a responsive layout's mobile and desktop copies (a
 site builder such as Framer renders a whole post once per screen size, the others hidden
 by CSS), a product's description or a card shown twice. Shorter repeats are labels,
-prices and buttons that recur for a reason. In an article's body it also takes out a
-listicle item's sentence that repeats an earlier item's word for word (measured: WCXB tune
-articles +0.0021 net even so; at 200 characters +0.0016)."""
+prices and buttons that recur for a reason. In an article's body a twin must also be a
+section (MIN_TWIN_PARTS)."""
 
 MIN_TWIN_PARTS = 2
 """Children with text a block of an article's body must have to be a twin (`twin_blocks`):
