@@ -63,6 +63,12 @@ collections read as articles keep 0.4% to 5% of their main container; an article
 keeps most of it (the lowest, 11%, is an article beside a long teaser list). Pages without
 a named container are left alone: their region is the whole body, blogrolls and all."""
 
+FRAGMENT_BOUND = 2 * FRAGMENT_SHARE
+"""Share of the main container's raw text (`text_content`, whitespace and all, an upper bound
+of its region's rendered text) from which ECON's body is surely no fragment of it: the region
+is then neither built nor rendered (`_fragment_region`). Twice FRAGMENT_SHARE, so that the
+title and alt texts a rendering adds never matter."""
+
 EXCERPT_CHARS = 200
 """Length of the excerpt taken from the body when the page has no description."""
 
@@ -253,7 +259,9 @@ def _fragment_region(page: Page, meta: Metadata, found: ArticleContent, rendered
     (`main_container`) and ECON's body keeps under FRAGMENT_SHARE of that region's text: the
     body is one card of a listing, one section of a service page, or a heading ECON's pruning
     left of the container; else None (the body is the page's article, whatever its type)."""
-    if main_container(page, found.source) is None:
+    container = main_container(page, found.source)
+    if container is None or weighted_length(rendered.text) \
+            >= FRAGMENT_BOUND * weighted_length(container.text_content()):
         return None
     region = _main_text(page, meta, found, noise)
     return region if text_share(rendered.text, region[1]) < FRAGMENT_SHARE else None
