@@ -242,12 +242,15 @@ class _Scored:
 
 
 def _main_text(page: Page, meta: Metadata, found: ArticleContent | None,
-               noise: list[HtmlElement]) -> tuple[ArticleContent, str]:
+               noise: list[HtmlElement], main: HtmlElement | None = None
+               ) -> tuple[ArticleContent, str]:
     """The page's main region (around ECON's body when there is one) without furniture (but
     with the prose of its carousels and banners), `noise`, twin blocks and, on a page most
     likely a product's, its customer reviews; and
-    its text: what a page without a reader view gives the corpus."""
-    main = main_container(page, found.source if found else None)
+    its text: what a page without a reader view gives the corpus. `main` is the page's main
+    container when the caller has found it."""
+    if main is None:
+        main = main_container(page, found.source if found else None)
     region = main_region(page, page.body if main is None else main, noise, drop_twins=True,
                          drop_reviews=classify(page).label == "product", shown_prose=True)
     return region, render_article(region.content, page.url, meta.title, meta.byline).text
@@ -263,7 +266,7 @@ def _fragment_region(page: Page, meta: Metadata, found: ArticleContent, rendered
     if container is None or weighted_length(rendered.text) \
             >= FRAGMENT_BOUND * weighted_length(container.text_content()):
         return None
-    region = _main_text(page, meta, found, noise)
+    region = _main_text(page, meta, found, noise, container)
     return region if text_share(rendered.text, region[1]) < FRAGMENT_SHARE else None
 
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from winnow.mibat import Region, candidates_in
 from winnow.mibat_dom import DomTree
+from winnow.tree import normalize_space
 
 MIN_TWIN_BODIES = 2
 """Records whose bodies must share their tag and class names for the name to be the body
@@ -26,8 +27,8 @@ template's (and at least half of the records: one odd body names nothing)."""
 def body_key(dom: DomTree, v: int) -> tuple[str, str] | None:
     """A body element's tag and class names; None when it has no class (a bare <div> or <p>
     is any block of the page, not the body template's)."""
-    names = " ".join((dom.elements[v].get("class") or "").split())
-    return (dom.tree.tags[v], names) if names else None
+    key = _tag_and_class(dom, v)
+    return key if key[1] else None
 
 
 def body_template(dom: DomTree, bodies: Sequence[int]) -> tuple[str, str] | None:
@@ -84,12 +85,13 @@ def opening_pivot(dom: DomTree, region: Region, box: int, body: int) -> int | No
     None when the box shows no date."""
     inside = range(body, body + dom.tree.sizes[body])
     found = [v for v in candidates_in(dom, box) if v not in inside]
-    keys = {_pivot_key(dom, v) for pivots in region.pivots for v in pivots}
-    alike = [v for v in found if _pivot_key(dom, v) in keys]
+    keys = {_tag_and_class(dom, v) for pivots in region.pivots for v in pivots}
+    alike = [v for v in found if _tag_and_class(dom, v) in keys]
     found = alike or found
     before = [v for v in found if v < body]
     return before[-1] if before else found[0] if found else None
 
 
-def _pivot_key(dom: DomTree, v: int) -> tuple[str, str]:
-    return dom.tree.tags[v], " ".join((dom.elements[v].get("class") or "").split())
+def _tag_and_class(dom: DomTree, v: int) -> tuple[str, str]:
+    """An element's tag and class names, spaces normalised: how a template writes it."""
+    return dom.tree.tags[v], normalize_space(dom.elements[v].get("class"))

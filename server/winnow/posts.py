@@ -72,6 +72,7 @@ from winnow.postview import RecordView
 from winnow.render import render_article
 from winnow.result import Post
 from winnow.router import MIN_THREAD_POSTS, are_posts
+from winnow.tree import normalize_space
 
 TITLE_CLASS_RE = re.compile(r"(?:^|[\s_-])(?:post-?|entry-?|story-?)?title(?:$|[\s_-])", re.I)
 """Class words of an element holding a story's title."""
@@ -382,13 +383,9 @@ def _opening(dom: DomTree, region: Region, readings: Sequence[Reading],
     pivot = opening_pivot(dom, region, box, body)
     post = _post(Reading(view, [box], () if pivot is None else (pivot,),
                          find_author(view, [box]), Body(body)), context)
-    if not post.text or posts and _key_text(posts[0].text) == _key_text(post.text):
+    if not post.text or posts and normalize_space(posts[0].text) == normalize_space(post.text):
         return None
     return post
-
-
-def _key_text(text: str) -> str:
-    return " ".join(text.split())
 
 
 LETTER_RE = re.compile(r"[^\W\d_]")
