@@ -38,6 +38,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -116,39 +117,76 @@ def write_model(name: str, data: dict[str, Any]) -> None:
 
 # --- the page-type classifier ---------------------------------------------------------------
 
-def train_pagetype() -> None:
-    """Fit the classifier on WCXB's tune pages, plus the tune pages of the article sets as
-    articles (weighted to ARTICLE_SETS_WEIGHT of WCXB's articles), and write it after checking
-    the export."""
+@dataclass
+class PagetypeData:
+    """The classifier's training pages: features, labels and weights, and each page's key
+    (`page_key`) and domain (what `bench/ooftypes.py` folds by)."""
+
+    rows: list[dict[str, float]] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    weights: list[float] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
+    domains: list[str] = field(default_factory=list)
+
+
+def page_key(case: ev.Case) -> str:
+    """A page's key across sets: its set and id."""
+    return f"{case.set}/{case.id}"
+
+
+def pagetype_data() -> PagetypeData:
+    """WCXB's tune pages with their types, then the tune pages of the article sets as
+    articles, weighted to ARTICLE_SETS_WEIGHT of WCXB's articles together."""
+    data = PagetypeData()
+
+    def add(case: ev.Case, label: str) -> None:
+        data.rows.append(page_features(parse_page(case.html, case.url)))
+        data.labels.append(label)
+        data.keys.append(page_key(case))
+        data.domains.append(case.domain or case.id)
+
+    for case in ev.load_cases("wcxb", split="tune"):
+        add(case, WCXB_TYPES[case.page_type])
+    wcxb = len(data.rows)
+    articles = data.labels.count("article")
+    for name in ARTICLE_SETS:
+        for case in ev.load_cases(name, split="tune"):
+            add(case, "article")
+    extra = len(data.rows) - wcxb
+    data.weights = [1.0] * wcxb + [ARTICLE_SETS_WEIGHT * articles / extra] * extra
+    return data
+
+
+def fit_pagetype(rows: Sequence[dict[str, float]], labels: Sequence[str],
+                 weights: Sequence[float], features: Sequence[str]) -> Any:
+    """The fitted scikit-learn classifier (PAGETYPE_PARAMS) over `features` of `rows`."""
     from sklearn.ensemble import GradientBoostingClassifier
 
-    rows, labels, weights = [], [], []
-    for case in ev.load_cases("wcxb", split="tune"):
-        rows.append(page_features(parse_page(case.html, case.url)))
-        labels.append(WCXB_TYPES[case.page_type])
-        weights.append(1.0)
-    articles = labels.count("article")
-    extra = [page_features(parse_page(case.html, case.url))
-             for name in ARTICLE_SETS for case in ev.load_cases(name, split="tune")]
-    rows += extra
-    labels += ["article"] * len(extra)
-    weights += [ARTICLE_SETS_WEIGHT * articles / len(extra)] * len(extra)
+    return GradientBoostingClassifier(**PAGETYPE_PARAMS).fit(
+        matrix(rows, features), list(labels), sample_weight=list(weights))
+
+
+def train_pagetype() -> None:
+    """Fit the classifier on `pagetype_data` and write it after checking the export."""
+    data = pagetype_data()
+    rows = data.rows
     features = list(rows[0])
     x = matrix(rows, features)
-    model = GradientBoostingClassifier(**PAGETYPE_PARAMS).fit(x, labels, sample_weight=weights)
+    model = fit_pagetype(rows, data.labels, data.weights, features)
     classes = [str(c) for c in model.classes_]
     if sorted(classes) != sorted(PAGE_TYPES):
         sys.exit(f"the tune pages do not hold every page type: {classes}")
-    data = export_ensemble(model, features, x[:1], classes)
-    ensemble = parse_model(data)
+    export = export_ensemble(model, features, x[:1], classes)
+    ensemble = parse_model(export)
     expected = model.predict_proba(x)
     worst = max(abs(ensemble.probabilities(row)[label] - expected[i][k])
                 for i, row in enumerate(rows) for k, label in enumerate(classes))
-    print(f"pagetype: {len(rows) - len(extra)} WCXB pages and {len(extra)} article-set pages, "
+    extra = sum(not key.startswith("wcxb/") for key in data.keys)
+    print(f"pagetype: {len(rows) - extra} WCXB pages and {extra} article-set pages, "
           f"{len(features)} features, export error {worst:.2e}")
     if worst > MAX_EXPORT_ERROR:
         sys.exit("the exported classifier disagrees with scikit-learn")
-    write_model("pagetype", data)
+    write_model("pagetype", export)
 
 
 # --- the quality estimate -------------------------------------------------------------------

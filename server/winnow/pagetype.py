@@ -66,13 +66,18 @@ def classify(page: Page) -> PageType:
     if isinstance(cached, PageType):
         return cached
     features = page_features(page)
-    probabilities = load_model(MODEL_NAME).probabilities(features)
+    found = page_type_of(load_model(MODEL_NAME).probabilities(features), features)
+    page.derived["page_type"] = found
+    return found
+
+
+def page_type_of(probabilities: dict[str, float], features: dict[str, float]) -> PageType:
+    """The type a classifier's `probabilities` give a page of these `features` (the most
+    probable label, sure by MIN_TYPE_PROBABILITY and MIN_TYPED_CHARS)."""
     label = max(probabilities, key=lambda k: probabilities[k])
     probable = label == "documentation" or probabilities[label] >= MIN_TYPE_PROBABILITY
     sure = probable and features["log_chars"] >= math.log1p(MIN_TYPED_CHARS)
-    found = PageType(label, probabilities, sure)
-    page.derived["page_type"] = found
-    return found
+    return PageType(label, probabilities, sure)
 
 
 def reader_page_type(page_type: PageType) -> str:
