@@ -100,6 +100,10 @@ KEPT_ROOTS = frozenset(BLOCK_MODES) - REQUIRED_PARENT.keys() - {"table"}
 """Content roots rendered as themselves; other roots (div, table, td...) are unwrapped."""
 KEEP_EMPTY = frozenset({"td", "th", "hr"})
 """Blocks kept without text: table cells, so grids keep their shape, and rules."""
+BARE_CAPTION_TAGS = frozenset({"figcaption", "figure"})
+"""The tags `tidy.is_caption_region` can hold a caption region by without any attribute
+(its other test reads class and id names): the walk asks an element without attributes only
+then, as it asks no such element whether it is hidden or a control (`_open`)."""
 
 
 _NONE, _SPACE, _BREAK = range(3)
@@ -452,9 +456,13 @@ class _Renderer(_Builder):
     def _open(self, el: HtmlElement) -> object:
         """Handle an element's start; return the token its end needs, or _SKIP."""
         tag = el.tag
-        if tag in DROP_TAGS or is_hidden(el) or is_control(el):
+        if tag in DROP_TAGS:
             return _SKIP
-        if self.caption is None and is_caption_region(el):
+        bare = not el.keys()  # most elements: nothing hides them, makes them controls, ...
+        if not bare and (is_hidden(el) or is_control(el)):
+            return _SKIP
+        if self.caption is None and (not bare or tag in BARE_CAPTION_TAGS) \
+                and is_caption_region(el):
             self._start_caption(el)
         tag = RENAMES.get(tag, tag)
         if tag in INLINE_TAGS:
@@ -467,7 +475,7 @@ class _Renderer(_Builder):
             if tag == "pre":
                 self.pre(pre_text(el), code_language(el))
                 return _SKIP
-            return self.start_block(tag, block_attrs(el, tag)) or _BOUNDARY
+            return self.start_block(tag, {} if bare else block_attrs(el, tag)) or _BOUNDARY
         if tag in BLOCK_WRAPPERS or ("-" in tag and not tag.startswith("mjx-")):
             self.boundary()
             return _BOUNDARY
