@@ -196,7 +196,7 @@ def _is_pivot_node(el: HtmlElement, length: int, dated: bool, text: str | None) 
     has one of DATE_ATTRS). `text` is the node's text content when known."""
     if length > MAX_PIVOT_TEXT:
         return False
-    if length and _holds_date(el.text_content() if text is None else text):
+    if length and _holds_date((el.text_content() if text is None else text).strip()):
         return True
     if not dated:
         return False
@@ -211,5 +211,9 @@ def _is_pivot_node(el: HtmlElement, length: int, dated: bool, text: str | None) 
 @lru_cache(maxsize=DATE_CACHE_SIZE)
 def _holds_date(text: str) -> bool:
     """Whether a short text holds a date; cached, since a page repeats its labels, names
-    and dates from record to record (and pages of a site repeat them too)."""
+    and dates from record to record (and pages of a site repeat them too). The caller strips
+    the text: a node and the one element inside it mostly differ only by the whitespace
+    around their text, and that whitespace never decides whether `parse_date` finds a date
+    (its patterns look past a date's edges only for what must not be there, a letter, a
+    digit or a separator), so the two share one entry: a fifth fewer parses on WCXB."""
     return parse_date(text) is not None
