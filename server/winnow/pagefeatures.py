@@ -206,8 +206,11 @@ def name_tokens(names: str) -> list[str]:
     return [t.lower() for t in _NAME_TOKEN_RE.findall(names)]
 
 
-_NAMES_XPATH = etree.XPath("descendant-or-self::*/@class | descendant-or-self::*/@id",
-                           smart_strings=False)  # plain strings: twice as fast to make
+_NAMES_XPATHS = tuple(etree.XPath(f"descendant-or-self::*/@{name}", smart_strings=False)
+                      for name in ("class", "id"))
+"""The class values and the id values, one query each (plain strings: twice as fast to make).
+Their union in one query cost a third more: libxml2 sorts a union into document order, which
+a count of the values does not need."""
 _THEMES_OF_TOKEN: dict[str, tuple[str, ...]] = {}
 """The themes a name token names, by the token as _NAME_TOKEN_RE finds it: a lower-case
 theme word ("post") is found as "post", "Post" or "POST", the three ways a token of that
@@ -222,7 +225,9 @@ def _name_themes(body: HtmlElement, n: int) -> Features:
     """Per theme, the class and id tokens naming it, per 100 elements (each distinct class
     and id value tokenized once: a page repeats its class values on many elements)."""
     counts = dict.fromkeys(NAME_THEMES, 0)
-    for value, repeats in Counter(_strings(_NAMES_XPATH, body)).items():
+    values = Counter(_strings(_NAMES_XPATHS[0], body))
+    values.update(_strings(_NAMES_XPATHS[1], body))
+    for value, repeats in values.items():
         for token in _NAME_TOKEN_RE.findall(value):
             for theme in _THEMES_OF_TOKEN.get(token, ()):
                 counts[theme] += repeats
