@@ -69,3 +69,27 @@ def test_dates_in_abbr_and_span_are_one_kind() -> None:
     assert result.kind == "thread"
     assert [p.published[:10] if p.published else None for p in result.posts] == \
         ["2025-11-01", "2025-11-02", "2025-11-03", "2025-11-04"]
+
+
+def edited_record(i: int, note: bool) -> str:
+    """A date line that may carry an edit note after the post's date, inside it."""
+    edit = f'<span class="edit">(last modified: 2025-11-0{i + 4}, 09:00 AM by m{i})</span>' \
+        if note else '<span class="edit"></span>'
+    return (f'<div class="post"><div class="side"><a class="username" href="/u/{i}">m{i}</a>'
+            f'<div class="stats">Posts: 1{i}<br>Joined: Mar 201{i}</div></div>'
+            f'<div class="main"><div class="head"><span class="date">2025-11-0{i}, 10:0{i} AM '
+            f'{edit}</span></div><div class="msg"><p>{TEXTS[(i - 1) % 3]}</p></div></div>'
+            '</div>')
+
+
+def test_an_edit_note_in_the_date_line_keeps_the_post_date() -> None:
+    """A date behind a change note's label ("last modified:") is no candidate pivot: the
+    first post's date line, which holds it, still aligns with the other posts' date lines,
+    and every post keeps its date and loses the line from its text."""
+    records = "".join(edited_record(i, i == 1) for i in range(1, 4))
+    html = f"<html><body><h1>Image size</h1>{records}</body></html>"
+    result = winnow.extract(html, "https://bbs.example/t/3", now=NOW)
+    assert result.kind == "thread"
+    assert [p.published[:10] if p.published else None for p in result.posts] == \
+        ["2025-11-01", "2025-11-02", "2025-11-03"]
+    assert [p.text for p in result.posts] == list(TEXTS)
