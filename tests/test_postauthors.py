@@ -200,3 +200,25 @@ def test_labels_that_never_recur_are_no_names() -> None:
     html = page([f"<ul class='books'>{items}</ul>"])
     result = winnow.extract(html, "https://books.example/new", now=NOW)
     assert result.kind != "thread"
+
+
+def avatar_record(i: int, name: str, text: str) -> str:
+    """A letter avatar (the name's initial) and a hidden-from-sight status inside the
+    profile link around it, the name's own link after it."""
+    return (f'<li class="post"><div class="side"><a href="/user/{name}">'
+            f'<span class="avatar">{name[0].upper()}</span><span class="status offline">'
+            f'<span class="visually-hidden">Offline</span></span></a></div>'
+            f'<div class="main"><div class="head"><a href="/user/{name}">{name}</a> '
+            f'<span class="when">Nov {i}, 2025 at 10:0{i} AM</span></div>'
+            f'<div class="content"><p>{text}</p></div></div></li>')
+
+
+def test_an_avatars_initial_and_status_are_not_the_name() -> None:
+    """A profile link whose text is only an avatar's letter and a status ("J Offline") names
+    no one: the name's link after it does."""
+    names = ["julian", "kichae", "julian", "barisu"]
+    html = page(["<ul>", *(avatar_record(i, n, t) for i, (n, t)
+                           in enumerate(zip(names, TEXTS, strict=False), 1)), "</ul>"])
+    result = winnow.extract(html, "https://bbs.example/topic/1", now=NOW)
+    assert result.kind == "thread"
+    assert [p.author for p in result.posts] == names

@@ -199,13 +199,32 @@ def _author_text(dom: RecordView, v: int) -> str:
     """A link's text, or the name an element holds directly (before a title or a badge),
     without a trailing "says:" label ("тамара пишет:"); a lone label is no name."""
     if dom.elements[v].tag == "a" or not dom.tree.texts[v]:
-        text = normalize_space(dom.elements[v].text_content())
+        text = normalize_space(_shown_name(dom.elements[v]))
     else:
         text = dom.tree.texts[v]
     if text.endswith(":"):
         words = text.split()
         text = " ".join(words[:-1]) if len(words) > 1 else ""
     return text
+
+
+def _shown_name(el: HtmlElement) -> str:
+    """An element's text without what its descendants named for something beside a name
+    hold (NOT_AUTHOR_STEMS: a letter avatar's initial, an online status, a badge): a
+    profile link around an avatar reads "J Offline", its name is not there."""
+    parts = [el.text or ""]
+    for child in el:
+        if isinstance(child.tag, str) and not _names_beside(names_of(child)):
+            parts.append(_shown_name(child))
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
+@functools.lru_cache(maxsize=8192)
+def _names_beside(names: str) -> bool:
+    """Whether class and id names name what sits beside a name (NOT_AUTHOR_STEMS)."""
+    return any(_stem_word(w, frozenset(NOT_AUTHOR_STEMS), NOT_AUTHOR_STEMS)
+               for w in class_words(names))
 
 
 def _date_line(dom: DomTree | RecordView, pivot: int) -> int:
@@ -265,7 +284,7 @@ def _names_author(names: str) -> bool:
     """Whether class, id and itemprop names name an author (cached: a page repeats them)."""
     words = class_words(names)
     return any(_stem_word(w, AUTHOR_WORDS, AUTHOR_STEMS) for w in words) \
-        and not any(_stem_word(w, frozenset(NOT_AUTHOR_STEMS), NOT_AUTHOR_STEMS) for w in words)
+        and not _names_beside(names)
 
 
 _CLASS_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
