@@ -55,6 +55,15 @@ def test_pivots_are_the_lowest_nodes_holding_a_date() -> None:
     assert [el.get("class") for el in pivots] == ["date"]
 
 
+def test_a_date_with_whitespace_around_it_is_a_pivot_once() -> None:
+    """The date test reads the stripped text: the padded span and the bare one inside the
+    same markup are both pivots, and the wrapper around a pivot is none."""
+    dom = dom_of('<div class="a"><span class="padded">\n   12 March 2012 14:05\n  </span></div>'
+                 '<div class="b"><span class="bare">12 March 2012 14:05</span></div>')
+    pivots = [dom.elements[v].get("class") for v, c in enumerate(dom.cand) if c]
+    assert pivots == ["padded", "bare"]
+
+
 def test_a_short_line_over_a_long_hidden_menu_is_no_pivot() -> None:
     """Its text, hidden parts included, is over MAX_PIVOT_HIDDEN_TEXT: a folded menu."""
     menu = "".join(f"<li>Archive {day} March 2012</li>" for day in range(1, 29)) * 4
