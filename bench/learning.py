@@ -325,28 +325,44 @@ def nth_copy(html: bytes, cycle: int) -> bytes:
 
 # --- tables -------------------------------------------------------------------------------------
 
+def part_of(site: str) -> str:
+    """The part ("tune" or "check") a site belongs to, as in bench/evaluate.py."""
+    return ev.split_of(site)
+
+
 def site_table(runs: Sequence[SiteRun]) -> list[str]:
-    """F1 / P / R per site and overall: learned, single-page Winnow, trafilatura."""
-    rows = ["| site | pages | learned F1 | P | R | single-page F1 | P | R | trafilatura F1 | P "
-            "| R | learned - single | learned - trafilatura | template used (text changed) |",
-            "|---" * 14 + "|"]
-    every = [v for run in runs for v in run.visits]
-    for name, visits in [*((run.site, run.visits) for run in runs), ("**all**", every)]:
+    """F1 / P / R per site, per part (tune, check) and overall: learned, single-page Winnow,
+    trafilatura."""
+    rows = ["| site | part | pages | learned F1 | P | R | single-page F1 | P | R "
+            "| trafilatura F1 | P | R | learned - single | learned - trafilatura "
+            "| template used (text changed) |", "|---" * 15 + "|"]
+    groups = [(run.site, part_of(run.site), run.visits) for run in runs]
+    for part in ev.SPLITS:
+        groups.append((f"**{part}**", part, [v for run in runs if part_of(run.site) == part
+                                             for v in run.visits]))
+    groups.append(("**all**", "all", [v for run in runs for v in run.visits]))
+    for name, part, visits in groups:
+        if not visits:
+            continue
         used = sum(v.method == TEMPLATE for v in visits)
         learned, single, traf = (score(getattr(v, key) for v in visits)
                                  for key in ("learned", "single", "trafilatura"))
-        rows.append(f"| {name} | {len(visits)} | {fmt(learned)} | {fmt(single)} | {fmt(traf)} "
-                    f"| {learned.f1 - single.f1:+.4f} | {learned.f1 - traf.f1:+.4f} "
+        rows.append(f"| {name} | {part} | {len(visits)} | {fmt(learned)} | {fmt(single)} "
+                    f"| {fmt(traf)} | {learned.f1 - single.f1:+.4f} "
+                    f"| {learned.f1 - traf.f1:+.4f} "
                     f"| {used}/{len(visits)} ({sum(v.changed for v in visits)}) |")
     return rows
 
 
 def unextractable(runs: Sequence[SiteRun], below: float = 0.2) -> str:
     """Pages on which every engine scores under `below` F1 (suspect gold or page)."""
-    pages = [v.case.id for run in runs for v in run.visits
+    every = [v for run in runs for v in run.visits
              if max(f1_of(v.learned), f1_of(v.single), f1_of(v.trafilatura)) < below]
+    pages = [v.case.id for v in every if part_of(v.case.id.split("/", 1)[0]) == "tune"]
+    withheld = len(every) - len(pages)
     return (f"Pages where all three score F1 < {below} (suspect data): "
-            f"{', '.join(pages) or 'none'}.")
+            f"{', '.join(pages) or 'none'}" + (f" (and {withheld} of check sites)" if withheld
+                                               else "") + ".")
 
 
 def speed_line(runs: Sequence[SiteRun]) -> str:
@@ -487,7 +503,8 @@ def yes(flag: bool) -> str:
 def diagnosis_table(runs: Sequence[SiteRun]) -> list[str]:
     """Pages where the template made extraction worse, worst first, with each source's
     element count and the share of the gold text in the own text of its elements."""
-    bad = sorted((v for run in runs for v in run.visits if v.gold_lost or v.sources),
+    bad = sorted((v for run in runs if part_of(run.site) == "tune" for v in run.visits
+                  if v.gold_lost or v.sources),
                  key=lambda v: f1_of(v.learned) - f1_of(v.single))
     if not bad:
         return ["No page lost more than "
@@ -535,10 +552,12 @@ def report(runs: Sequence[SiteRun], costs: Sequence[CostRun], command: str) -> s
         "page name; each page is extracted with the site model learned from the pages before "
         "it (`winnow.extract(html, None, model)`), then learned (`model.add_page`). "
         "Single-page Winnow (`winnow.extract(html)`) and trafilatura (`favor_precision=True`) "
-        "run on the same pages in the same run. Metric as in the article table (shingle P and R "
-        "averaged over pages, F1 of the averages). \"template used\": pages extracted with "
-        "method template+econ: their cluster had learned at least 2 pages, or text repeated "
-        "across the site's learned pages explained part of them.",
+        "run on the same pages in the same run. Sites are split into tune and check parts "
+        "by a stable hash of the site's name, as in the article table. Metric as in the "
+        "article table (shingle P and R averaged over pages, F1 of the averages). "
+        "\"template used\": pages extracted with method template+econ: their cluster had "
+        "learned at least 2 pages, or text repeated across the site's learned pages "
+        "explained part of them.",
         "", "### F1 per site", "", *site_table(runs), "", speed_line(runs), "",
         unextractable(runs),
         "", "### Learning curve", "",
@@ -573,9 +592,10 @@ def report(runs: Sequence[SiteRun], costs: Sequence[CostRun], command: str) -> s
         "is extracted again with the final model and with its round-tripped copy. JSON "
         "stable: the final copy's to_json equals the original's.", "", *persistence_table(runs),
         "", "### Pages the template made worse", "",
-        f"Template-extracted pages whose F1 is more than {DIAGNOSE_MARGIN} below single-page "
-        "Winnow's; \"before\" = pages of its template learned before it; gold in noise = "
-        "share of the gold's shingles present in the own text of the elements each source "
+        f"Template-extracted pages of tune sites (check sites' pages are not shown: they are "
+        f"looked at only as aggregates) whose F1 is more than {DIAGNOSE_MARGIN} below "
+        "single-page Winnow's; \"before\" = pages of its template learned before it; gold in "
+        "noise = share of the gold's shingles present in the own text of the elements each source "
         "(`model.template(page).sources`) marks as template (gold text that is repeated in "
         "genuine noise, such as a sidebar link carrying the headline, counts too; all zeros "
         "means the loss is indirect: the flags moved ECON's choice of the article's node).",
