@@ -238,6 +238,8 @@ class Chunk:
     text: str
     ids: tuple[int, ...]
     key: str
+    shown: str = ""
+    """The text as the page shows it (case kept), for a chunk extracted as content."""
 
 
 def plain_key(path: str, text: str) -> str:
@@ -266,7 +268,7 @@ def chunks_of(blocks: Iterable[Block], keyer: Keyer = UNKEYED) -> list[Chunk]:
     for block in blocks:
         text = block.text.casefold()
         chunks.append(Chunk(block.chunk_path, text, block.ids,
-                            chunk_key(block.chunk_path, text, keyer)))
+                            chunk_key(block.chunk_path, text, keyer), block.text))
     return chunks
 
 

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from winnow.article import ArticleContent, PageHints, extract_article, needs_retry
 from winnow.consensus import outside, strays
+from winnow.leads import lead_chunks, with_leads
 from winnow.mainregion import (
     SPREAD_LEAN,
     SPREAD_TEXT_SHARE,
@@ -50,6 +51,10 @@ caption share a container or two)."""
 CONTENT_ROOT = "content_root"
 """`Page.derived` key of the element an article was found in, for the site model's vote on
 where its template keeps the content (`Observation.note_content`)."""
+
+BODY_TEXT = "article_body_text"
+"""`Page.derived` key of the article's text before its learned lead was put before it: what the
+site model's vote on where its template keeps the lead compares the lead with."""
 
 RENDERED = "rendered_bodies"
 """`Page.derived` key of the bodies rendered during an extraction (`_render`)."""
@@ -189,6 +194,11 @@ def extract_page(page: Page, template: Template | None = None,
         result.timing_ms = clock.done()
         return result
     page.derived[CONTENT_ROOT] = found.source
+    page.derived[BODY_TEXT] = rendered.text
+    lead = lead_chunks(template.leads, found.source, meta.title, rendered.text) \
+        if template else []
+    if lead:
+        rendered = with_leads(rendered, [c.shown or c.text for c in lead])
     article = _article(meta, rendered)
     if role == "comments" and thread is not None:
         article.comments = thread.posts
@@ -196,7 +206,7 @@ def extract_page(page: Page, template: Template | None = None,
         result,
         article=article,
         noise_ids=found.noise_ids if page.has_ids else [],
-        content_ids=found.content_ids if page.has_ids else [],
+        content_ids=[c.ids[0] for c in lead] + found.content_ids if page.has_ids else [],
         confidence=scored.confidence("article", rendered.text),
         timing_ms=clock.done(),
     )

@@ -26,7 +26,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from winnow.extractor import CONTENT_ROOT, extract, extract_page
+from winnow.extractor import BODY_TEXT, CONTENT_ROOT, extract, extract_page
 from winnow.keyed import Keyer
 from winnow.page import parse_page
 from winnow.result import Extraction
@@ -199,6 +199,7 @@ def read_page(model: SiteModel, html: bytes | str, url: str | None) -> tuple[Ext
     root = seen.page.derived.get(CONTENT_ROOT)
     if result.kind == "article" and root is not None:
         seen.note_content(root)
+        seen.note_leads(root, result.title, seen.page.derived.get(BODY_TEXT, ""))
     result.timing_ms = {"parse": _ms(parsed - start), "template": _ms(matched - parsed),
                         **result.timing_ms, "total": _ms(time.perf_counter() - start)}
     return result, seen

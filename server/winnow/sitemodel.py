@@ -51,6 +51,7 @@ from winnow.layout import (
     signature_similarity,
 )
 from winnow.layout import apply as apply_layout
+from winnow.leads import LeadVotes, page_votes
 from winnow.mibat import main_region, mine_regions
 from winnow.mibat_dom import page_dom
 from winnow.mibat_records import RecordTemplate, record_template
@@ -103,11 +104,15 @@ class ClusterModel:
     """The post record template of the cluster's thread pages (MiBAT+MP), if any."""
     content: ContentVotes = field(default_factory=ContentVotes)
     """Where the cluster's pages keep their content (`winnow.consensus`)."""
+    leads: LeadVotes = field(default_factory=LeadVotes)
+    """Where the cluster's pages keep their article's lead (`winnow.leads`)."""
 
     def learn(self, seen: Observation, anchors: dict[str, list[str]], key: str,
               keyer: Keyer) -> None:
         if seen.content is not None:
             self.content.add(seen.content)
+        if seen.leads is not None:
+            self.leads.add(seen.leads)
         self.layout.add(seen.layout, anchors)
         self.chunks.add(seen.chunks, sample_key=key)
         self._learn_records(seen.page)
@@ -130,7 +135,7 @@ class ClusterModel:
                 "pattern": self.pattern.to_json() if self.pattern else None,
                 "pattern_pages": self.pattern_pages,
                 "records": self.records.to_json() if self.records else None,
-                "content": self.content.to_json()}
+                "content": self.content.to_json(), "leads": self.leads.to_json()}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ClusterModel:
@@ -141,7 +146,8 @@ class ClusterModel:
                    pattern=patterns.Pattern.from_json(pattern) if pattern else None,
                    pattern_pages=int(data.get("pattern_pages", 0)),
                    records=RecordTemplate.from_json(records) if records else None,
-                   content=ContentVotes.from_json(data.get("content")))
+                   content=ContentVotes.from_json(data.get("content")),
+                   leads=LeadVotes.from_json(data.get("leads")))
 
 
 @dataclass
@@ -158,10 +164,17 @@ class Observation:
     content: tuple[str, ...] | None = None
     """The path of the element the page's article was found in (`note_content`): its vote
     for where its cluster keeps the content, counted when the page is learned."""
+    leads: dict[str, bool] | None = None
+    """Per chunk path before the article with a sentence there, whether it sums up the article
+    (`leads.page_votes`): the page's votes for where its cluster keeps the article's lead."""
 
     def note_content(self, root: HtmlElement) -> None:
         """Record where the extraction found the content: `root`'s path from `<body>`."""
         self.content = path_of(root, self.page.body)
+
+    def note_leads(self, root: HtmlElement, title: str | None, body: str) -> None:
+        """Record which text before the article found in `root` sums up its `body` text."""
+        self.leads = page_votes(self.chunks, root, title, body)
 
 
 @dataclass
@@ -177,6 +190,9 @@ class Template:
     container: HtmlElement | None = None
     """Where the page's own cluster keeps its content on this page (`content_container`):
     an extraction that strays from it is redone with everything outside it as noise."""
+    leads: tuple[Chunk, ...] = ()
+    """The page's chunks, template text aside, where its own cluster keeps the article's
+    lead (`winnow.leads`): those before the article are put before its text."""
 
 
 def text_chunks(chunks: list[Chunk], keyer: Keyer = UNKEYED) -> list[Chunk]:
@@ -319,7 +335,16 @@ class SiteModel:
             sources={name: len(ids) for name, ids in sources.items()},
             records=self.clusters[cluster].records if own and cluster is not None else None,
             container=(content_container(seen, self.clusters[cluster].content)
-                       if own and cluster is not None else None))
+                       if own and cluster is not None else None),
+            leads=self._leads(seen, cluster) if own and cluster is not None else ())
+
+    def _leads(self, seen: Observation, cluster: int) -> tuple[Chunk, ...]:
+        """The page's chunks at the cluster's lead paths that are not its template text."""
+        model = self.clusters[cluster]
+        paths = model.leads.paths()
+        if not paths:
+            return ()
+        return tuple(c for c in seen.chunks if c.path in paths and not model.chunks.is_template(c))
 
     def noise_sources(self, seen: Observation) -> dict[str, set[int]]:
         """Ids of the elements each template source explains on an observed page: static
