@@ -214,3 +214,32 @@ def test_a_body_without_text_is_no_article_however_the_page_looks() -> None:
                       "</main></body></html>")
     assert route(page, "Our workshop turns every lamp by hand.", 1000) == "article"
     assert route(page, "  ", 1000) == "other"
+
+
+def _titled_post(i: int, name: str, title: str, text: str) -> str:
+    """A post whose title line is a heading: the topic's title, "Re: " it on replies."""
+    return (f'<div class="blockpost"><h2><a href="viewtopic.php?pid={i}#p{i}">'
+            f'2025-11-0{i} 15:14:37</a></h2><div class="postleft"><a href="/profile.php?id={i}">'
+            f'{name}</a></div><div class="postright"><h3>{title}</h3><div class="postmsg">'
+            f'<p>{text}</p></div></div></div>')
+
+
+def test_two_posts_repeating_the_title_line_are_a_thread_on_an_article_page() -> None:
+    """The title heading in the first of two records is an article's only when the other
+    record does not repeat it: posts whose title lines all hold it ("Re: <title>") are a
+    first post and its one reply, whatever the page's type."""
+    from winnow.extractor import extract_page
+    from winnow.page import parse_page
+
+    title = "What happened with the ISO image this year"
+    html = (f"<html><head><title>{title} / Board</title></head><body><h1>Board</h1>"
+            + _titled_post(1, "chunix", title, "Why did the image grow so much between the "
+                           "two releases this year? It doubled in size.")
+            + _titled_post(2, "nl6720", f"Re: {title}", "The boot loader changed, so the "
+                           "kernel is stored twice on the image now.")
+            + "<footer>Board footer</footer></body></html>")
+    page = parse_page(html, "https://bbs.example/viewtopic.php?id=1")
+    page.derived["page_type"] = PageType("article", {"article": 0.9, "forum": 0.1}, True)
+    result = extract_page(page)
+    assert result.kind == "thread"
+    assert [p.author for p in result.posts] == ["chunix", "nl6720"]

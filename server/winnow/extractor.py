@@ -375,7 +375,10 @@ def _render(found: ArticleContent | None, page: Page, meta: Metadata) -> Rendere
 
 def _thread_role(thread: Thread | None, found: ArticleContent | None,
                  rendered: Rendered | None, meta: Metadata, forum: bool = False) -> ThreadRole:
-    """Place the record region: thread, comments or none (see `router.thread_role`)."""
+    """Place the record region: thread, comments or none (see `router.thread_role`). The
+    records hold the page's title heading (`headed`) as an article holds its title only
+    when they do not all repeat it: posts whose title lines all hold it ("Re: <title>") are
+    a thread's, whatever the page's type."""
     if thread is None:
         return "none"
     article_chars = 0
@@ -383,7 +386,8 @@ def _thread_role(thread: Thread | None, found: ArticleContent | None,
     if found is not None and rendered is not None:
         article_chars = weighted_length(rendered.text)
         before = thread.starts_after(found.source)
-    headed = meta.heading is not None and thread.holds(meta.heading)
+    headed = meta.heading is not None and thread.holds(meta.heading) \
+        and not thread.repeat_title(meta.heading)
     return thread_role(thread.post_chars(), thread.authored(), article_chars,
                        before, thread.comment_hint(), thread.learned, headed, forum)
 

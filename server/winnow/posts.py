@@ -163,6 +163,17 @@ class Thread:
         """True when `el` is inside one of the records."""
         return any(el is e for e in self.elements)
 
+    def repeat_title(self, heading: HtmlElement) -> bool:
+        """True when every record, MIN_THREAD_POSTS at least, holds a heading whose text
+        holds the `heading`'s: the thread's title line each post repeats ("Re: <title>"),
+        not an article's title in the one record that is the article."""
+        title = normalize_space(heading.text_content()).casefold()
+        if not title or len(self.region.records) < MIN_THREAD_POSTS:
+            return False
+        return all(any(title in normalize_space(h.text_content()).casefold()
+                       for v in record for h in self.dom.elements[v].iter(*HEADING_TAGS))
+                   for record in self.region.records)
+
     def starts_after(self, el: HtmlElement) -> bool:
         """True when `el` (an element of the page) starts before the first record."""
         first = self.region.records[0][0]
