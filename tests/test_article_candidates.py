@@ -50,6 +50,21 @@ def test_records_holding_most_of_the_pages_sentences_are_a_listicle() -> None:
     assert len(article.teaser_lists(rail)) == 3
 
 
+def test_a_block_of_cards_among_the_posts_paragraphs_is_no_rail() -> None:
+    """A list plugin's cards (link-led records in a wrapper or two, not a <ul>) standing
+    among a post's paragraphs are the projects the post presents; the same cards after the
+    post, beside its container, are a rail."""
+    story = "".join(f"<p>{SENTENCE}</p>" for _ in range(6))
+    cards = (f'<section class="card"><h2>Our picks</h2><div class="grid">{_records(4)}</div>'
+             "</section>")
+    inside = econ.collect_stats(parse_page(
+        f"<html><body><div>{story}{cards}<p>{SENTENCE}</p></div></body></html>").body)
+    assert article.teaser_lists(inside) == []
+    beside = econ.collect_stats(parse_page(
+        f"<html><body><div>{story}</div>{cards}</body></html>").body)
+    assert len(article.teaser_lists(beside)) == 4
+
+
 def test_a_noise_named_body_of_paragraphs_under_the_title_is_the_article() -> None:
     """A newsletter issue's body sits in a block its class names for the newsletter, beside
     the title's header, and holds most of the page: its own paragraphs make it the body,

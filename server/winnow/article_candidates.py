@@ -75,6 +75,13 @@ MAX_TEASER_CHARS = 600
 """Teaser records are short: a headline link and at most a sentence or two each."""
 
 
+CARD_REACH = 3
+CARD_EXTRA = 0.25
+"""Wrappers (CARD_REACH at most) around a block of teaser-like records, each adding under
+CARD_EXTRA of the block's text, through which the block may stand among a post's
+paragraphs (`_card_list_in_prose`)."""
+
+
 MIN_TEASER_LINK_DENSITY = 0.1
 MIN_TEASERS_WITH_LINK = 0.8
 """Share of the records that must open with a link (a headline link)."""
@@ -253,6 +260,7 @@ def teaser_lists(stats: TreeStats) -> list[int]:
     for items in groups.values():
         if (len(items) >= MIN_TEASERS and are_teasers(stats, items)
                 and not list_in_prose(stats, stats.parent[items[0]], in_prose)
+                and not _card_list_in_prose(stats, stats.parent[items[0]], in_prose)
                 and not _is_listicle(stats, items, page_punc)):
             found.extend(items)
     return found
@@ -277,6 +285,26 @@ def list_in_prose(stats: TreeStats, i: int, prose_parents: set[int]) -> bool:
     roundup, a blog carnival, a schedule), not a rail beside it."""
     return (i > 0 and stats.tags[i] in LIST_TAGS
             and stats.parent[i] in prose_parents)
+
+
+def _card_list_in_prose(stats: TreeStats, parent: int, prose_parents: set[int]) -> bool:
+    """Records in a block of cards (not a list: `list_in_prose` judges those) that stands
+    among the paragraphs of a post, inside at most CARD_REACH wrappers that add little text
+    of their own (CARD_EXTRA: a card's heading or intro): a list plugin's roundup of
+    projects or products the post presents, as a list among its paragraphs is."""
+    if stats.tags[parent] in LIST_TAGS or stats.tags[parent] == "dl":
+        return False
+    a = parent
+    for _ in range(CARD_REACH):
+        up = stats.parent[a]
+        if up <= 0:
+            return False
+        if up in prose_parents:
+            return True
+        if stats.chars[up] > (1 + CARD_EXTRA) * stats.chars[parent]:
+            return False
+        a = up
+    return False
 
 
 def are_teasers(stats: TreeStats, items: list[int]) -> bool:
