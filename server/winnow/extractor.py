@@ -304,7 +304,7 @@ def _whole_document(page: Page, meta: Metadata, found: ArticleContent,
     if container is None \
             or container is not found.source and container not in found.source.iterancestors():
         return found, rendered
-    region = main_region(page, container, noise)
+    region = main_region(page, container, noise, trim_edges=True)
     return region, _render(region, page, meta)
 
 

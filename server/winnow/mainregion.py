@@ -21,6 +21,7 @@ from winnow.article import ArticleContent, is_noise_hint, label_regions, page_st
 from winnow.article_candidates import HIDING_CLASSES, class_names, names_reviews
 from winnow.article_names import has_word, name_tokens, says_display_only
 from winnow.article_trim import MIN_TWIN_CHARS, twin_blocks
+from winnow.edges import edge_furniture
 from winnow.folded import folded_panels, unfold
 from winnow.page import HtmlElement, Page, is_hidden, wn_id
 from winnow.pagetype import PageType, readerless_probability
@@ -107,18 +108,21 @@ def main_container(page: Page, near: HtmlElement | None = None,
 
 def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = (),
                 drop_twins: bool = False, drop_reviews: bool = False,
-                shown_prose: bool = False) -> ArticleContent:
+                shown_prose: bool = False, trim_edges: bool = False) -> ArticleContent:
     """`root` without its furniture and the given `noise`, with the page's labels; with
     `drop_twins`, without the blocks that repeat an earlier one's text (`twin_blocks`: a page's
     main text, not a document whose language tabs each repeat the same notes); with `shown_prose`,
     keeping the prose of blocks named only for how they are shown (`_shown_prose`) and of the
-    blocks the page hides without naming their control (`_hidden_prose`)."""
+    blocks the page hides without naming their control (`_hidden_prose`); with `trim_edges`,
+    without the lines of furniture that open or close its text (`edge_furniture`)."""
     stats = page_stats(page)
     start = stats.index[root]
     panels = folded_panels(page, root)
     if shown_prose:
         panels |= _hidden_prose(stats, start)
     drop = _furniture(stats, start, noise, panels, drop_reviews, shown_prose)
+    if trim_edges:
+        drop = sorted(drop + edge_furniture(stats, start, set(drop)))
     if drop_twins:
         drop = sorted(drop + twin_blocks(stats, start, set(drop), MIN_TWIN_CHARS))
     clone = copy.deepcopy(root)
