@@ -30,10 +30,11 @@ MAX_NOTICE_PUNC = 3
 """Punctuation marks outside links a dated line or a legal notice holds at most ("Last
 updated on March 5, 2025", "© 2025 Name. All rights reserved."): more are sentences."""
 
-INLINE_TAGS = frozenset({"a", "span", "em", "strong", "b", "i", "u", "code", "kbd", "small",
-                         "sub", "sup", "abbr", "time", "img", "br", "q", "cite", "mark", "s",
-                         "var", "samp", "label", "font"})
-"""Inline tags: an element holding one is a line of text, whose parts are not blocks."""
+TEXT_LINE_TAGS = frozenset({"a", "span", "em", "strong", "b", "i", "u", "code", "kbd", "small",
+                            "sub", "sup", "abbr", "time", "img", "br", "q", "cite", "mark", "s",
+                            "var", "samp", "label", "font"})
+"""Inline tags: an element holding one is a line of text, whose parts are not blocks (named
+apart from `article_candidates.INLINE_TAGS`, the inline wrappers a noise block may be)."""
 
 
 def edge_furniture(stats: TreeStats, start: int, drop: set[int]) -> list[int]:
@@ -64,7 +65,7 @@ def _holds_inline_text(el: HtmlElement) -> bool:
     not a stack of blocks."""
     if (el.text or "").strip():
         return True
-    return any((child.tail or "").strip() or child.tag in INLINE_TAGS for child in el)
+    return any((child.tail or "").strip() or child.tag in TEXT_LINE_TAGS for child in el)
 
 
 def _is_edge_furniture(stats: TreeStats, i: int) -> bool:
