@@ -257,6 +257,24 @@ def test_unreadable_stored_model_is_relearned(tmp_path: Path,
     assert "unreadable" in caplog.text
 
 
+@pytest.mark.parametrize("leads", [None, ["not", "votes"], {"counts": [["path", "many", 1]]}])
+def test_stored_model_with_malformed_lead_votes_is_relearned(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, leads: object) -> None:
+    """None stands for a model from before leads: it loads with its pages."""
+    with Store.open(tmp_path) as store:
+        model = Learner(store).model("example.com")
+        for n in range(4):
+            model.add_page(parse_page(news_page(n)))
+        data = model.to_json()
+        assert data["clusters"]
+        for cluster in data["clusters"].values():
+            cluster["leads"] = leads
+        store.save_model("example.com", "site_model", data, data["version"])
+        loaded = Learner(store).model("example.com")
+        assert loaded.pages_seen == (4 if leads is None else 0)
+    assert ("unreadable" in caplog.text) == (leads is not None)
+
+
 def test_cli_with_a_data_dir_that_is_a_file_says_so(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     not_a_dir = tmp_path / "file"

@@ -139,8 +139,12 @@ class LeadVotes:
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> LeadVotes:
+        """The votes `to_json` wrote; none from a model older than leads. Anything else
+        raises TypeError or ValueError, which the learner reads as an unreadable model."""
         if not data:
             return cls()
+        if not isinstance(data, dict):
+            raise TypeError(f"lead votes must be an object, not {type(data).__name__}")
         return cls({str(path): [int(seen), int(sums_up)]
                     for path, seen, sums_up in data.get("counts", [])})
 
