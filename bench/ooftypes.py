@@ -24,16 +24,15 @@ import hashlib
 import json
 import os
 import sys
-from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
 from evaluate import REPO_DIR, Runner
-from train_models import fit_pagetype, page_key, pagetype_data
+from train_models import fit_pagetype, page_key, pagetype_data, report_pagetype
 from winnow import evaluation as ev
 from winnow.extractor import extract_page
 from winnow.page import PageError, parse_page
-from winnow.pagetype import PAGE_TYPES, WCXB_TYPES, page_type_of
+from winnow.pagetype import PAGE_TYPES, page_type_of
 
 FOLDS = 5
 """Folds of the tune domains: each fold's classifier learns from the other 4/5."""
@@ -127,19 +126,14 @@ def runners(cases: Sequence[ev.Case]) -> dict[str, Runner]:
 
 
 def confusion() -> str:
-    """WCXB tune's out-of-fold accuracy and confusion (rows: truth, columns: predicted)."""
+    """WCXB tune's out-of-fold accuracy and confusion (`train_models.report_pagetype`)."""
     types = oof_types()
-    table: dict[str, Counter[str]] = defaultdict(Counter)
-    for case in ev.load_cases("wcxb", split="tune"):
+
+    def label_of(case: ev.Case) -> str:
         entry = types[page_key(case)]
-        table[WCXB_TYPES[case.page_type]][max(PAGE_TYPES, key=lambda label: entry[label])] += 1
-    right = sum(table[t][t] for t in PAGE_TYPES)
-    total = sum(sum(row.values()) for row in table.values())
-    lines = [f"out-of-fold accuracy on WCXB tune: {right / total:.3f} ({right}/{total})",
-             "truth \\ predicted: " + " ".join(f"{t[:6]:>6}" for t in PAGE_TYPES)]
-    lines += [f"{truth:>18}: " + " ".join(f"{table[truth][t]:6d}" for t in PAGE_TYPES)
-              for truth in PAGE_TYPES]
-    return "\n".join(lines)
+        return max(PAGE_TYPES, key=lambda label: entry[label])
+
+    return "\n".join(report_pagetype("tune", label_of, "Out-of-fold page types"))
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -306,15 +306,21 @@ def report_quality(split: str) -> list[str]:
     return rows
 
 
-def report_pagetype(split: str) -> list[str]:
-    """The classifier's accuracy on WCXB's pages of one part, and its confusion (rows: truth,
-    columns: predicted)."""
+def shipped_label(case: ev.Case) -> str:
+    """The shipped classifier's type of a page."""
+    return classify(parse_page(case.html, case.url)).label
+
+
+def report_pagetype(split: str, label_of: Callable[[ev.Case], str] = shipped_label,
+                    what: str = "Page types") -> list[str]:
+    """The accuracy of the types `label_of` gives WCXB's pages of one part, and its confusion
+    (rows: truth, columns: predicted)."""
     confusion: dict[str, Counter[str]] = defaultdict(Counter)
     for case in ev.load_cases("wcxb", split=split):
-        confusion[WCXB_TYPES[case.page_type]][classify(parse_page(case.html, case.url)).label] += 1
+        confusion[WCXB_TYPES[case.page_type]][label_of(case)] += 1
     right = sum(confusion[t][t] for t in PAGE_TYPES)
     total = sum(sum(row.values()) for row in confusion.values())
-    lines = [f"Page types, {split} ({total} WCXB pages): accuracy {right / total:.3f} "
+    lines = [f"{what}, {split} ({total} WCXB pages): accuracy {right / total:.3f} "
              f"({right}/{total}).", "",
              "| truth \\ predicted | " + " | ".join(PAGE_TYPES) + " |",
              "|---|" + "---|" * len(PAGE_TYPES)]
