@@ -20,6 +20,7 @@ needed only when the cache misses.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -30,8 +31,6 @@ from pathlib import Path
 from evaluate import REPO_DIR, Runner
 from train_models import fit_pagetype, page_key, pagetype_data, report_pagetype
 from winnow import evaluation as ev
-from winnow.extractor import extract_page
-from winnow.page import PageError, parse_page
 from winnow.pagetype import PAGE_TYPES, page_type_of
 
 FOLDS = 5
@@ -104,18 +103,7 @@ def page_type_runner(entry: dict[str, float]) -> Runner:
     (one page's `oof_types`) instead of the shipped classifier."""
     probabilities = {label: entry[label] for label in PAGE_TYPES}
     page_type = page_type_of(probabilities, {"log_chars": entry["log_chars"]})
-
-    def run(html: bytes, url: str | None) -> tuple[str, str | None]:
-        try:
-            page = parse_page(html, url)
-        except PageError:
-            return "", None
-        page.derived["page_type"] = page_type
-        result = extract_page(page)
-        title = result.article.title if result.article is not None else result.title
-        return ev.content_text(result), title
-
-    return run
+    return functools.partial(ev.extract_text, page_type=page_type)
 
 
 def runners(cases: Sequence[ev.Case]) -> dict[str, Runner]:

@@ -38,6 +38,7 @@ import lxml.etree as etree
 import lxml.html
 
 if TYPE_CHECKING:
+    from winnow.pagetype import PageType
     from winnow.result import Extraction
 
 SHINGLE_SIZE = 4
@@ -260,8 +261,7 @@ def html_to_text(html: str, without: Iterable[str] = ()) -> str:
             parts.append("\n")
         if text:
             parts.append(text if pre else _SPACE_RE.sub(" ", text))
-    lines = "".join(parts).split("\n")
-    return "\n".join(line.strip() for line in lines if line.strip())
+    return "\n".join(line.strip() for line in "".join(parts).split("\n") if line.strip())
 
 
 # --- corpora ------------------------------------------------------------------------------------
@@ -574,27 +574,27 @@ def misrouted(cases: Iterable[Case]) -> list[str]:
     from winnow.page import PageError
 
     found = []
-    for case in cases:
-        if not is_article_page(case):
-            continue
+    for case in filter(is_article_page, cases):
         try:
-            kind = extract(case.html, case.url).kind
+            if extract(case.html, case.url).kind == "thread":
+                found.append(case.id)
         except PageError:
             continue
-        if kind == "thread":
-            found.append(case.id)
     return found
 
 
-def extract_text(html: bytes, url: str | None) -> tuple[str, str | None]:
-    """Winnow's main content (`content_text`) and title for a page; empty text when it finds
-    none or refuses the input."""
-    from winnow.extractor import extract
-    from winnow.page import PageError
-
+def extract_text(html: bytes, url: str | None, page_type: PageType | None = None
+                 ) -> tuple[str, str | None]:
+    """Winnow's main content (`content_text`) and title for a page, read as `page_type` when
+    given; empty text when it finds none or refuses the input."""
+    from winnow.extractor import extract_page
+    from winnow.page import PageError, parse_page
     try:
-        result = extract(html, url)
+        page = parse_page(html, url)
     except PageError:
         return "", None
+    if page_type is not None:
+        page.derived["page_type"] = page_type
+    result = extract_page(page)
     title = result.article.title if result.article is not None else result.title
     return content_text(result), title
