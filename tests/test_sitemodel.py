@@ -257,10 +257,15 @@ def test_unreadable_stored_model_is_relearned(tmp_path: Path,
     assert "unreadable" in caplog.text
 
 
-@pytest.mark.parametrize("leads", [None, ["not", "votes"], {"counts": [["path", "many", 1]]}])
-def test_stored_model_with_malformed_lead_votes_is_relearned(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture, leads: object) -> None:
-    """None stands for a model from before leads: it loads with its pages."""
+@pytest.mark.parametrize(("key", "votes"), [
+    ("leads", None), ("leads", ["not", "votes"]), ("leads", {"counts": [["path", "many", 1]]}),
+    ("content", None), ("content", ["not", "votes"]), ("content", {"pages": "many"}),
+    ("content", {"pages": 4, "counts": [[["div[0]"], "many"]]})])
+def test_stored_model_with_malformed_votes_is_relearned(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, key: str, votes: object) -> None:
+    """A cluster's lead or content votes in any shape but their own make the model unreadable,
+    relearned from nothing; None stands for a model from before they were kept, which loads
+    with its pages."""
     with Store.open(tmp_path) as store:
         model = Learner(store).model("example.com")
         for n in range(4):
@@ -268,11 +273,12 @@ def test_stored_model_with_malformed_lead_votes_is_relearned(
         data = model.to_json()
         assert data["clusters"]
         for cluster in data["clusters"].values():
-            cluster["leads"] = leads
+            assert key in cluster
+            cluster[key] = votes
         store.save_model("example.com", "site_model", data, data["version"])
         loaded = Learner(store).model("example.com")
-        assert loaded.pages_seen == (4 if leads is None else 0)
-    assert ("unreadable" in caplog.text) == (leads is not None)
+        assert loaded.pages_seen == (4 if votes is None else 0)
+    assert ("unreadable" in caplog.text) == (votes is not None)
 
 
 def test_cli_with_a_data_dir_that_is_a_file_says_so(

@@ -128,8 +128,12 @@ class ContentVotes:
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> ContentVotes:
+        """The votes `to_json` wrote; none from a model that never voted. Anything else
+        raises TypeError or ValueError, which the learner reads as an unreadable model."""
         if not data:
             return cls()
+        if not isinstance(data, dict):
+            raise TypeError(f"content votes must be an object, not {type(data).__name__}")
         return cls(pages=int(data.get("pages", 0)),
                    counts={tuple(str(s) for s in path): int(count)
                            for path, count in data.get("counts", [])})
