@@ -28,7 +28,7 @@ def test_visit_stores_before_learning_and_the_next_page_benefits(tmp_path: Path)
             methods.append(visit.result.method)
             learned = learner.learn_visit(visit)
             assert store.get_page(visit.page_id).cluster == learned.cluster  # type: ignore[union-attr]
-        assert methods == ["econ", "econ", "template+econ", "template+econ"]
+        assert methods == ["econ", "template+econ", "template+econ", "template+econ"]
         assert {"parse", "template", "total"} <= set(visit.result.timing_ms)
         assert visit.model_state(learner.model(SITE))["pages"] == 4
 

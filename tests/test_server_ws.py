@@ -37,10 +37,10 @@ async def test_pages_are_stored_before_the_reply_and_learned_after(tmp_path: Pat
         assert [r["stored"] for r in replies] == [True] * 4
         assert len({r["page_id"] for r in replies}) == 4
         assert {r["site"] for r in replies} == {"planet.example"}
-        # Each page is extracted with what the pages before it taught: the third page of
+        # Each page is extracted with what the pages before it taught: the second page of
         # the template is the first one its learned cluster explains.
         assert [r["model"]["pages"] for r in replies] == [0, 1, 2, 3]
-        assert [r["method"] for r in replies] == ["econ", "econ", "template+econ",
+        assert [r["method"] for r in replies] == ["econ", "template+econ", "template+econ",
                                                   "template+econ"]
         assert replies[3]["model"]["cluster"] == replies[2]["cluster"]
         assert replies[0]["article"]["title"].startswith("Report number 0")

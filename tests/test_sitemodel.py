@@ -76,11 +76,28 @@ def test_clusterer_assign_does_not_learn() -> None:
     assert clusterer.clusters[first.cluster].pages == 1
 
 
-def test_young_cluster_gives_single_page_extraction() -> None:
+def test_a_page_and_one_learned_page_of_its_template_tell_its_template_text() -> None:
+    html = news_page(9)
+    single = extract(html)
+    assert single.article is not None and "weekday morning" in single.article.text
     model = learned([news_page(1)])
-    assert MIN_CLUSTER_PAGES > 1
-    result = extract(news_page(2), None, model)
-    assert result.method == "econ" and result.cluster is None
+    assert MIN_CLUSTER_PAGES == 1
+    result = extract(html, None, model)
+    assert result.method == "template+econ" and result.pages_learned == 1
+    assert result.article is not None
+    assert "weekday morning" not in result.article.text  # on both pages: template
+    assert sentence(9, 1) in result.article.text and sentence(9, 5) in result.article.text
+
+
+def test_a_page_visited_again_is_not_its_own_template() -> None:
+    model = learned([news_page(1)])
+    again = extract(news_page(1), None, model)
+    assert again.method == "econ" and again.cluster is None  # no page besides itself
+    model.add_page(parse_page(news_page(2)))
+    again = extract(news_page(1), None, model)
+    assert again.method == "template+econ" and again.article is not None
+    assert sentence(1, 1) in again.article.text and sentence(1, 5) in again.article.text
+    assert "weekday morning" not in again.article.text
 
 
 def test_template_removes_boilerplate_that_single_page_extraction_keeps() -> None:
@@ -204,8 +221,8 @@ def test_cli_extract_learn_processes_pages_in_browsing_order(
     assert main(["extract", "--learn", "--data-dir", str(data), "--site", "example.com",
                  "--format", "jsonl", *paths]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [line["pages_learned"] for line in lines] == [0, 0, 2, 3]
-    assert [line["method"] for line in lines] == ["econ", "econ", "template+econ",
+    assert [line["pages_learned"] for line in lines] == [0, 1, 2, 3]
+    assert [line["method"] for line in lines] == ["econ", "template+econ", "template+econ",
                                                  "template+econ"]
     assert main(["sites", "--data-dir", str(data)]) == 0
     listing = capsys.readouterr().out

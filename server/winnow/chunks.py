@@ -406,6 +406,18 @@ def label_chunks(chunks: Sequence[Chunk], table: ChunkTable) -> ChunkLabels:
     return ChunkLabels(tuple((c, c.key in template) for c in chunks))
 
 
+def label_with_page(chunks: Sequence[Chunk], table: ChunkTable,
+                    counted: bool = False) -> ChunkLabels:
+    """`label_chunks` with the page being labelled counted among the pages, as Ma et al.
+    count the pages they label (3.2): a chunk is template when the pages it is on, this one
+    included, reach the threshold over the table's pages and this one. With one page learned,
+    the text the page shares with it is template. `counted`: the table counted this page
+    when it was learned (a second visit), so it is not counted again."""
+    extra = 0 if counted else 1
+    limit = max(MIN_DF, math.ceil(DF_RATIO * (table.pages + extra)))
+    return ChunkLabels(tuple((c, table.count(c) + extra >= limit) for c in chunks))
+
+
 def label(page: Page, table: ChunkTable, keyer: Keyer = UNKEYED) -> ChunkLabels:
     """Which of the page's elements are template text and which are not (`keyer`: the one
     the table counted with)."""

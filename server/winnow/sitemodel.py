@@ -8,12 +8,14 @@ ne-pattern take it in, and so does the site-wide table of repeated texts.
 explains: static layout blocks, asides the layout pattern places outside the main text,
 blocks of link text only, template text chunks, and text repeated across the site's pages
 whatever their template. The extractor treats those as noise and runs ECON on what is left.
-A page whose cluster is younger than `MIN_CLUSTER_PAGES` borrows the template of the mature
-cluster of nearest layout when that one's layout pattern matches it, else is explained by
-the site's repeated text alone; a page nothing explains gets single-page extraction. The
-ne-pattern's fixed text is not used there: measured on the evaluation sites it removed
-nothing the other two miss (F1 0.958 with or without it) and cost an RTDM match per page;
-`SiteModel.passages` gives the pattern's own extraction (wildcard passages, title, body).
+A page whose cluster is younger than `MIN_CLUSTER_PAGES` (the page and one learned page of
+its template tell template text from content) borrows the template of the cluster of nearest
+layout that learned `MIN_LENT_PAGES` when that one's layout pattern matches it, else is
+explained by the site's repeated text alone; a page nothing explains gets single-page
+extraction. The ne-pattern's fixed text is not used there: measured on the evaluation sites
+it removed nothing the other two miss (F1 0.958 with or without it) and cost an RTDM match
+per page; `SiteModel.passages` gives the pattern's own extraction (wildcard passages, title,
+body).
 
 Every part is bounded (representatives, layout window, lossy chunk counts, patterns
 composed from the first `MAX_PATTERN_PAGES` pages, anchor texts), so learning a page costs
@@ -38,7 +40,7 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from winnow import patterns
-from winnow.chunks import Chunk, ChunkLabels, ChunkTable, chunk_key, label_chunks
+from winnow.chunks import Chunk, ChunkLabels, ChunkTable, chunk_key, label_with_page
 from winnow.clustering import MIN_PREFILTER_SIMILARITY, Clusterer
 from winnow.consensus import MIN_CONTAINER_SHARE, ContentVotes, locate, path_of, text_share
 from winnow.keyed import UNKEYED, Keyer
@@ -64,9 +66,14 @@ with an empty one. 3 keeps no text: keyed digests, no layout window, no anchor t
 the model's `key_id`; versions 1 and 2 are converted on reading (`_keyed_old`)."""
 READ_VERSIONS = frozenset({1, 2, FORMAT_VERSION})
 
-MIN_CLUSTER_PAGES = 2
-"""Pages a cluster must have learned before its template is used: with one page there is
-nothing to tell template from content."""
+MIN_CLUSTER_PAGES = 1
+"""Pages a cluster must have learned before its template is used on its own pages: the page
+being read and one learned page tell template text (what both hold) from content
+(`chunks.label_with_page`)."""
+
+MIN_LENT_PAGES = 2
+"""Pages a cluster must have learned before it lends its template to a page of a younger
+cluster of near layout: one page of another template tells nothing of this one."""
 
 MAX_PATTERN_PAGES = 10
 """Pages composed into a cluster's ne-pattern; later pages only match it (the pattern has
@@ -372,16 +379,27 @@ class SiteModel:
             "layout": set(matched.noise_ids),
             "aside": set(matched.aside_ids) if matched.matched else set(),
             "links": set(matched.link_ids) if model.layout.ready else set(),
-            "chunks": set(label_chunks(seen.chunks, model.chunks).template_ids),
+            "chunks": set(label_with_page(seen.chunks, model.chunks,
+                                          counted=self._learned_into(seen) == cluster
+                                          ).template_ids),
             "site": site}
 
     def _mature(self, seen: Observation) -> int | None:
-        """The page's cluster if it has learned MIN_CLUSTER_PAGES pages, else None."""
+        """The page's cluster if it has learned MIN_CLUSTER_PAGES pages besides this one (a
+        page visited again was one of them), else None."""
         cluster = seen.matches[0][0] if seen.matches else None
-        if (cluster is None or cluster not in self.clusters
-                or self.clusterer.clusters[cluster].pages < MIN_CLUSTER_PAGES):
+        if cluster is None or cluster not in self.clusters:
             return None
-        return cluster
+        others = self.clusterer.clusters[cluster].pages - (self._learned_into(seen) == cluster)
+        return cluster if others >= MIN_CLUSTER_PAGES else None
+
+    def _learned_into(self, seen: Observation) -> int | None:
+        """The cluster the page joined when it was learned before (by URL or content), if
+        it was; unlike `_revisited`, the learned pages' order is left alone."""
+        for key in _page_keys(seen, self.keyer):
+            if key in self.learned:
+                return self.learned[key]
+        return None
 
     def _nearest_mature(self, seen: Observation) -> int | None:
         """The mature cluster whose layout signature is closest to the page's, if close
@@ -389,7 +407,7 @@ class SiteModel:
         borrows its template when the layout pattern matches the page."""
         scored = [(signature_similarity(seen.layout.signature, c.signature), c.id)
                   for c in self.clusterer.clusters.values()
-                  if c.id in self.clusters and c.pages >= MIN_CLUSTER_PAGES]
+                  if c.id in self.clusters and c.pages >= MIN_LENT_PAGES]
         best = max(scored, default=None)
         return best[1] if best is not None and best[0] >= MIN_PREFILTER_SIMILARITY else None
 
