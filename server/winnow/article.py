@@ -28,6 +28,7 @@ from winnow.article_candidates import is_comments as is_comments
 from winnow.article_candidates import is_noise_hint as is_noise_hint
 from winnow.article_candidates import teaser_lists as teaser_lists
 from winnow.article_climb import summary_node
+from winnow.article_lead import lead_blocks
 from winnow.article_trim import (
     MIN_TWIN_CHARS,
     ad_labels,
@@ -186,6 +187,8 @@ def extract_once(page: Page, hints: PageHints | None = None,
         return None
     summary, snippet, pruned, snippet_chars = found
     summary, outside = join_parts(stats, summary)
+    summary, before = lead_blocks(stats, summary, heading, set(outside))
+    outside = outside + before
     drop = set(i for i in pruned if econ.is_descendant(stats, i, summary))
     drop.update(outside)
     drop.update(excluded_roots(stats, summary))
