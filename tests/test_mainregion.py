@@ -4,6 +4,10 @@ an article is spread over many blocks (`is_spread_out`)."""
 
 from __future__ import annotations
 
+import copy
+
+from winnow.article import ArticleContent
+from winnow.extractor import _prose_region
 from winnow.mainregion import (
     SPREAD_BODY_SHARE,
     SPREAD_LEAN,
@@ -12,11 +16,14 @@ from winnow.mainregion import (
     is_spread_out,
     main_container,
     main_region,
+    rest_is_prose,
+    rest_link_density,
     text_share,
 )
-from winnow.page import parse_page
+from winnow.metadata import extract_metadata
+from winnow.page import HtmlElement, Page, parse_page
 from winnow.pagetype import PageType
-from winnow.render import render_article
+from winnow.render import Rendered, render_article
 
 PROSE = ("Our workshop turns, polishes and wires every lamp by hand, so the patina of the brass "
          "varies a little from one lamp to the next. ")
@@ -266,3 +273,65 @@ def test_hidden_prose_stays_in_the_main_text_but_not_an_overlay_or_a_menu() -> N
     assert "newsletter" not in text and "Lamp number" not in text
     text = render_article(main_region(page, main).content, page.url, None, None).text
     assert "every lamp by hand" not in text and "shade" in text
+
+
+def blog_page() -> str:
+    """An article beside a long list of links to other posts (a blogroll no name gives away),
+    in a page without a main container."""
+    paragraphs = "".join(f"<p>{PROSE * 2}</p>" for _ in range(3))
+    links = "".join(f"<li><a href='/p{i}'>Another story about brass lamps, part {i}</a></li>"
+                    for i in range(40))
+    return (f"<html><body><div class='story'>{paragraphs}</div><ul class='roll'>{links}</ul>"
+            "</body></html>")
+
+
+def test_what_a_service_pages_region_holds_beside_one_section_is_prose() -> None:
+    page = parse_page(service_page())
+    assert rest_link_density(page, page.body.get_element_by_id("s2")) == 0.0
+
+
+def test_what_an_articles_region_holds_beside_its_body_is_links() -> None:
+    page = parse_page(blog_page())
+    assert rest_link_density(page, page.body.find_class("story")[0]) > 0.9
+
+
+def test_a_body_that_is_the_whole_region_leaves_no_rest() -> None:
+    page = parse_page(service_page())
+    assert rest_link_density(page, page.body.find("main")) == 1.0
+
+
+def body_of(page: Page, source: HtmlElement) -> tuple[ArticleContent, Rendered]:
+    """`source` as ECON's body (a copy of it) and its rendering."""
+    found = ArticleContent(copy.deepcopy(source), source, [], [], "econ", 0.0, 0)
+    return found, render_article(found.content, page.url, None, None)
+
+
+def landing_page() -> str:
+    """A service page without a main container: six sections, each its own pitch."""
+    sections = "".join(f"<section id='s{i}'><h2>Service {i}</h2><p>Lamp {i}: {PROSE * 2}</p>"
+                       "</section>" for i in range(6))
+    return f"<html><body><div class='page'>{sections}</div></body></html>"
+
+
+def test_one_section_beside_prose_sections_gives_the_whole_region() -> None:
+    page = parse_page(landing_page(), "https://lumen.example/")
+    found, rendered = body_of(page, page.body.get_element_by_id("s2"))
+    region = _prose_region(page, extract_metadata(page), found, rendered, [])
+    assert region is not None and all(f"Service {i}" in region[1] for i in range(6))
+
+
+def test_an_article_beside_a_link_list_keeps_its_body() -> None:
+    page = parse_page(blog_page(), "https://lumen.example/")
+    found, rendered = body_of(page, page.body.find_class("story")[0])
+    assert _prose_region(page, extract_metadata(page), found, rendered, []) is None
+
+
+def test_a_wall_of_words_beside_the_body_is_no_prose() -> None:
+    filler = "lorem ipsum dolor sit amet " * 200
+    page = parse_page(f"<html><body><div class='story'><p>{PROSE * 3}</p></div>"
+                      f"<div>{filler}</div></body></html>")
+    story = page.body.find_class("story")[0]
+    assert rest_link_density(page, story) == 0.0
+    assert not rest_is_prose(page, story, max_links=0.2)
+    landing = parse_page(landing_page())
+    assert rest_is_prose(landing, landing.body.get_element_by_id("s2"), max_links=0.2)

@@ -83,6 +83,12 @@ weak judge near half: at 0.5 a readability article (0.475) went to "other"; 0.45
 and gives up one WCXB service page (0.463)."""
 
 
+PROSE_MARK_CHARS = 200
+"""Characters outside links per sentence mark above which a region's text is no prose
+(`rest_is_prose`): prose has a mark every sentence (50 to 90 characters on WCXB's landing
+pages), a wall of words or a list of names none."""
+
+
 def main_container(page: Page, near: HtmlElement | None = None,
                    stats: econ.TreeStats | None = None) -> HtmlElement | None:
     """The page's main container: the main element (MAIN_XPATH) holding `near` (the body
@@ -158,6 +164,49 @@ def body_share(page: Page, body: HtmlElement, noise: Sequence[HtmlElement] = ())
     start = stats.index[page.body if main is None else main]
     region = stats.chars[start] - sum(stats.chars[i] for i in _furniture(stats, start, noise))
     return min(1.0, stats.chars[stats.index[body]] / region) if region > 0 else 1.0
+
+
+def rest_link_density(page: Page, body: HtmlElement,
+                      noise: Sequence[HtmlElement] = ()) -> float:
+    """The link density of the main region's text outside `body` (the main container around
+    it, or the page's body, less its furniture and the given noise); 1 when `body` is not in
+    the region or the region holds nothing else. What a prose page's region holds beside one
+    section is more prose; what an article's region holds beside its body is mostly links
+    (blogrolls, teasers, tag clouds the furniture names missed)."""
+    rest = _rest_counts(page, body, noise)
+    return rest[1] / rest[0] if rest is not None and rest[0] > 0 else 1.0
+
+
+def rest_is_prose(page: Page, body: HtmlElement, noise: Sequence[HtmlElement] = (),
+                  max_links: float = 1.0) -> bool:
+    """Whether the main region's text outside `body` is prose: link density under
+    `max_links` (`rest_link_density`) and a sentence mark outside links at least every
+    PROSE_MARK_CHARS characters outside links."""
+    rest = _rest_counts(page, body, noise)
+    if rest is None or rest[0] <= 0 or rest[1] >= max_links * rest[0]:
+        return False
+    return rest[0] - rest[1] <= PROSE_MARK_CHARS * rest[2]
+
+
+def _rest_counts(page: Page, body: HtmlElement,
+                 noise: Sequence[HtmlElement]) -> tuple[int, int, int] | None:
+    """Characters, link characters and sentence marks outside links of the main region's
+    text outside `body`; None when `body` is not inside the region."""
+    stats = page_stats(page)
+    if body not in stats.index:
+        return None
+    main = main_container(page, body, stats)
+    root = page.body if main is None else main
+    start, inner = stats.index[root], stats.index[body]
+    if not start < inner < stats.end[start]:
+        return None
+    drop = _furniture(stats, start, noise)
+    if not any(i <= inner < stats.end[i] for i in drop):
+        drop = [i for i in drop if not inner < i < stats.end[inner]] + [inner]
+    chars = stats.chars[start] - sum(stats.chars[i] for i in drop)
+    links = stats.link_chars[start] - sum(stats.link_chars[i] for i in drop)
+    marks = stats.content_punc(start) - sum(stats.content_punc(i) for i in drop)
+    return chars, links, marks
 
 
 def text_share(body_text: str, region_text: str) -> float:
