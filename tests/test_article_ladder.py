@@ -63,3 +63,40 @@ def test_climb_stops_at_a_teaser_record_carrying_full_text() -> None:
     assert found is not None
     text = found.content.text_content()
     assert "Part 5" in text and "Story 3, in brief" not in text
+
+
+def _counting_passes(monkeypatch):  # type: ignore[no-untyped-def]
+    """Count the passes `extract_article` runs (every rung is asked for: retry says yes)."""
+    ran: list[article.Rules] = []
+    once = article.extract_once
+
+    def counted(page, hints=None, rules=article.LADDER[0]):  # type: ignore[no-untyped-def]
+        ran.append(rules)
+        return once(page, hints, rules)
+    monkeypatch.setattr(article, "extract_once", counted)
+    return ran
+
+
+def test_the_last_rung_reuses_a_pass_that_never_looked_near_the_heading(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Without the title's heading the short-page rule decides nothing: the ladder's last
+    rung, which drops only that rule, would find the body the rung before it found."""
+    ran = _counting_passes(monkeypatch)
+    page = page_of(f"<div><p>{SENTENCE}</p></div>")
+    found = article.extract_article(page, retry=lambda _: True)
+    assert found is not None and found.attempts == 3 and not found.near_heading
+    assert ran == list(article.LADDER[:2])
+
+
+def test_the_last_rung_runs_when_the_heading_chose_the_snippet(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """On a short page the snippet is looked for near the title's heading; the last rung,
+    without that rule, may find another body and runs."""
+    ran = _counting_passes(monkeypatch)
+    page = page_of("<div class='about'><p>About me, a longer note on this blog, and on its "
+                   "author. It has commas, and periods.</p></div>"
+                   "<article><h1>The title</h1><p>A short story, here.</p></article>")
+    hints = article.PageHints(title_heading=page.body.find(".//h1"))
+    first = article.extract_once(page, hints, article.LADDER[1])
+    assert first is not None and first.near_heading
+    ran.clear()
+    article.extract_article(page, hints, retry=lambda _: True)
+    assert ran == list(article.LADDER)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lxml.html import HtmlElement
 
@@ -73,6 +73,8 @@ class ArticleContent:
     """The pass of the retry ladder that produced this content."""
     attempts: int = 1
     """How many passes of the ladder ran."""
+    near_heading: bool = False
+    """The pass looked for the snippet near the title's heading (`article_climb.Climb`)."""
 
 
 @dataclass
@@ -154,16 +156,30 @@ def extract_article(page: Page, hints: PageHints | None = None,
     """
     best = extract_once(page, hints, LADDER[0])
     attempts = 1
+    last: tuple[Rules, ArticleContent | None] | None = None
     for rules in LADDER[1:]:
         if retry is None or not retry(best):
             break
-        candidate = extract_once(page, hints, rules)
+        if last is not None and _same_pass(last[0], rules, last[1]):
+            candidate = last[1]
+        else:
+            candidate = extract_once(page, hints, rules)
+        last = (rules, candidate)
         attempts += 1
         if accept_retry(best, candidate):
             best = candidate
     if best is not None:
         best.attempts = attempts
     return best
+
+
+def _same_pass(ran: Rules, rules: Rules, found: ArticleContent | None) -> bool:
+    """Whether a pass with `rules` finds what the pass with `ran` found (`found`): the rules
+    differ only in the short-page rule, and that pass did not look near the title's heading
+    (a pass that found nothing never did). The ladder's last rung drops that rule alone,
+    and on most pages that retry it decided nothing."""
+    return replace(ran, short_page=rules.short_page) == rules \
+        and (found is None or not found.near_heading)
 
 
 def extract_once(page: Page, hints: PageHints | None = None,
@@ -185,7 +201,7 @@ def extract_once(page: Page, hints: PageHints | None = None,
     found = summary_node(stats, heading if rules.short_page else None)
     if found is None:
         return None
-    summary, snippet, pruned, snippet_chars = found
+    summary, snippet, pruned, snippet_chars, near_heading = found
     summary, outside = join_parts(stats, summary)
     summary, before = lead_blocks(stats, summary, heading, set(outside))
     outside = outside + before
@@ -200,6 +216,7 @@ def extract_once(page: Page, hints: PageHints | None = None,
     drop.update(twin_blocks(stats, summary, drop, MIN_TWIN_CHARS, sections=True))
     found_content = _build(stats, summary, drop, page_chars)
     found_content.rules = rules
+    found_content.near_heading = near_heading
     found_content.snippet_chars = snippet_chars
     return found_content
 

@@ -8,6 +8,7 @@ is one record of a teaser list.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from winnow import econ
 from winnow.article_candidates import (
@@ -74,8 +75,21 @@ SHORT_PAGE_CHARS = 500
 """A page whose longest text-para is shorter than this is a short page (ECON IV.C)."""
 
 
-def summary_node(stats: TreeStats,
-                 heading: int | None = None) -> tuple[int, int, list[int], int] | None:
+class Climb(NamedTuple):
+    """What `summary_node` found."""
+
+    summary: int
+    snippet: int
+    pruned: list[int]
+    """Joint-para's pruned nodes."""
+    snippet_chars: int
+    """The snippet's prose characters."""
+    near_heading: bool = False
+    """The snippet was looked for near the title's heading (a short page): without the
+    heading, the climb would have found the same nodes otherwise."""
+
+
+def summary_node(stats: TreeStats, heading: int | None = None) -> Climb | None:
     """ECON's summary-node, snippet-node, Joint-para's pruned nodes and the snippet's prose
     characters, backtracking on link-free punctuation with a density stop.
 
@@ -88,12 +102,15 @@ def summary_node(stats: TreeStats,
     records: dict[int, bool] = {}
     pruned = [i for i in pruned if not _heads_content(stats, i) and not _list_item(stats, i)
               and not _in_formula(stats, i) and not _record_field(stats, i, records)]
+    near: list[econ.TextPara] = []
     if heading is not None and kept and max(map(prose_chars, kept)) < SHORT_PAGE_CHARS:
-        kept = _near(stats, kept, heading) or kept
+        near = _near(stats, kept, heading)
+        kept = near or kept
     snippet = econ.snippet_node(kept, size=prose_chars)
     if snippet is None:
         return _short_page(stats, paras)
-    return _backtrack(stats, snippet, kept), snippet, pruned, max(map(prose_chars, kept))
+    return Climb(_backtrack(stats, snippet, kept), snippet, pruned, max(map(prose_chars, kept)),
+                 bool(near))
 
 
 def _heads_content(stats: TreeStats, i: int) -> bool:
@@ -169,17 +186,16 @@ def prose_chars(para: econ.TextPara) -> int:
     return para.chars - para.link_chars
 
 
-def _short_page(stats: TreeStats,
-                paras: list[econ.TextPara]) -> tuple[int, int, list[int], int] | None:
+def _short_page(stats: TreeStats, paras: list[econ.TextPara]) -> Climb | None:
     """The paper's weak spot: no text-para has punctuation (a one-line page, a caption-only
     photo page). Take the longest non-link text-para's parent, pruning nothing. A page whose
     few words sit right in <body>, or in paragraphs a link wraps, is its own summary-node;
     a page of bare links is not an article."""
     snippet = econ.snippet_node([p for p in paras if prose_chars(p)], size=prose_chars)
     if snippet is not None:
-        return max(stats.parent[snippet], 0), snippet, [], 0
+        return Climb(max(stats.parent[snippet], 0), snippet, [], 0)
     if stats.content_chars(0) or _link_wraps_blocks(stats):
-        return 0, 0, [], 0
+        return Climb(0, 0, [], 0)
     return None
 
 
