@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import copy
 
-from winnow.article import ArticleContent
+from winnow import mainregion
+from winnow.article import ArticleContent, page_stats
 from winnow.extractor import _prose_region
 from winnow.mainregion import (
     SPREAD_BODY_SHARE,
@@ -335,3 +336,14 @@ def test_a_wall_of_words_beside_the_body_is_no_prose() -> None:
     assert not rest_is_prose(page, story, max_links=0.2)
     landing = parse_page(landing_page())
     assert rest_is_prose(landing, landing.body.get_element_by_id("s2"), max_links=0.2)
+
+
+def test_the_main_elements_are_the_main_xpath_answer_in_document_order() -> None:
+    """`_mains` reads the ECON arrays for what MAIN_XPATH selects: `<main>`, role and id
+    "main", the body itself never, nested ones in document order."""
+    page = parse_page("<html><body role='main'><div id='main'><p>One.</p>"
+                      "<main><section role='main'>Two.</section></main></div>"
+                      "<div id='mainly' role='navigation'>Three.</div></body></html>")
+    expected = page.body.xpath(mainregion.MAIN_XPATH)
+    assert [el.tag for el in expected] == ["div", "main", "section"]
+    assert mainregion._mains(page_stats(page)) == expected
