@@ -75,13 +75,6 @@ of its region's rendered text) from which ECON's body is surely no fragment of i
 is then neither built nor rendered (`_fragment_region`). Twice FRAGMENT_SHARE, so that the
 title and alt texts a rendering adds never matter."""
 
-PROSE_REST_LINKS = 0.2
-"""Link density of the main region's text outside ECON's body below which that text is prose
-(`_prose_region`): a service page's other sections, a guide's other entries. On the article
-sets' tune pages, an untitled body holding under half of its region has a region whose rest
-is mostly links (0.5 to 1) but for a few pages of long comments, which the quality estimate
-keeps as articles."""
-
 EXCERPT_CHARS = 200
 """Length of the excerpt taken from the body when the page has no description."""
 
@@ -293,12 +286,12 @@ def _fragment_region(page: Page, meta: Metadata, found: ArticleContent, rendered
 def _prose_region(page: Page, meta: Metadata, found: ArticleContent, rendered: Rendered,
                   noise: list[HtmlElement]) -> tuple[ArticleContent, str] | None:
     """The page's main region and its text when what the region holds beside ECON's body
-    (not under the page's title) is prose (`mainregion.rest_is_prose`: link density under
-    PROSE_REST_LINKS, a sentence mark every few lines) and the body keeps under
+    (not under the page's title) is prose (`mainregion.rest_is_prose`: few links, a sentence
+    mark every few lines) and the body keeps under
     SPREAD_TEXT_SHARE of the region's text: the body is one section of a landing page or one
     entry of a guide, whatever the page's type; else None. An article's region holds links
     beside its body (teasers, blogrolls)."""
-    if not rest_is_prose(page, found.source, noise, PROSE_REST_LINKS):
+    if not rest_is_prose(page, found.source, noise):
         return None
     region = _main_text(page, meta, found, noise)
     return region if text_share(rendered.text, region[1]) < SPREAD_TEXT_SHARE else None

@@ -83,6 +83,13 @@ weak judge near half: at 0.5 a readability article (0.475) went to "other"; 0.45
 and gives up one WCXB service page (0.463)."""
 
 
+PROSE_REST_LINKS = 0.2
+"""Link density of the main region's text outside ECON's body below which that text is prose
+(`rest_is_prose`): a service page's other sections, a guide's other entries. On the article
+sets' tune pages, an untitled body holding under half of its region has a region whose rest
+is mostly links (0.5 to 1) but for a few pages of long comments, which the quality estimate
+keeps as articles."""
+
 PROSE_MARK_CHARS = 200
 """Characters outside links per sentence mark above which a region's text is no prose
 (`rest_is_prose`): prose has a mark every sentence (50 to 90 characters on WCXB's landing
@@ -173,24 +180,16 @@ def body_share(page: Page, body: HtmlElement, noise: Sequence[HtmlElement] = ())
     return min(1.0, stats.chars[stats.index[body]] / region) if region > 0 else 1.0
 
 
-def rest_link_density(page: Page, body: HtmlElement,
-                      noise: Sequence[HtmlElement] = ()) -> float:
-    """The link density of the main region's text outside `body` (the main container around
-    it, or the page's body, less its furniture and the given noise); 1 when `body` is not in
-    the region or the region holds nothing else. What a prose page's region holds beside one
-    section is more prose; what an article's region holds beside its body is mostly links
-    (blogrolls, teasers, tag clouds the furniture names missed)."""
+def rest_is_prose(page: Page, body: HtmlElement, noise: Sequence[HtmlElement] = ()) -> bool:
+    """Whether the main region's text outside `body` (the main container around it, or the
+    page's body, less its furniture and the given noise) is prose: link density under
+    PROSE_REST_LINKS and a sentence mark outside links at least every PROSE_MARK_CHARS
+    characters outside links. What a prose page's region holds beside one section is more
+    prose; what an article's region holds beside its body is mostly links (blogrolls,
+    teasers, tag clouds the furniture names missed). False when `body` is not in the region
+    or the region holds nothing else."""
     rest = _rest_counts(page, body, noise)
-    return rest[1] / rest[0] if rest is not None and rest[0] > 0 else 1.0
-
-
-def rest_is_prose(page: Page, body: HtmlElement, noise: Sequence[HtmlElement] = (),
-                  max_links: float = 1.0) -> bool:
-    """Whether the main region's text outside `body` is prose: link density under
-    `max_links` (`rest_link_density`) and a sentence mark outside links at least every
-    PROSE_MARK_CHARS characters outside links."""
-    rest = _rest_counts(page, body, noise)
-    if rest is None or rest[0] <= 0 or rest[1] >= max_links * rest[0]:
+    if rest is None or rest[0] <= 0 or rest[1] >= PROSE_REST_LINKS * rest[0]:
         return False
     return rest[0] - rest[1] <= PROSE_MARK_CHARS * rest[2]
 
