@@ -317,9 +317,10 @@ class ChunkTable:
             self.counts = {k: e for k, e in self.counts.items() if e[0] + e[1] > bucket}
         return True
 
-    def threshold(self) -> int:
-        """Fig. 2 line 19's document frequency threshold for the pages counted so far."""
-        return max(MIN_DF, math.ceil(DF_RATIO * self.pages))
+    def threshold(self, extra: int = 0) -> int:
+        """Fig. 2 line 19's document frequency threshold for the pages counted so far and
+        `extra` pages more."""
+        return max(MIN_DF, math.ceil(DF_RATIO * (self.pages + extra)))
 
     def count(self, chunk: Chunk | str) -> int:
         """Pages the chunk (or key) was counted in since the table last (re)inserted it."""
@@ -414,7 +415,7 @@ def label_with_page(chunks: Sequence[Chunk], table: ChunkTable,
     the text the page shares with it is template. `counted`: the table counted this page
     when it was learned (a second visit), so it is not counted again."""
     extra = 0 if counted else 1
-    limit = max(MIN_DF, math.ceil(DF_RATIO * (table.pages + extra)))
+    limit = table.threshold(extra)
     return ChunkLabels(tuple((c, table.count(c) + extra >= limit) for c in chunks))
 
 

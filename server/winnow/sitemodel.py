@@ -299,12 +299,14 @@ class SiteModel:
         seen.matches = None  # the clusters changed: a second add must look again
         return cluster
 
-    def _revisited(self, keys: list[str]) -> int | None:
-        """The cluster this page joined when it was learned before, if that still exists."""
+    def _revisited(self, keys: list[str], touch: bool = True) -> int | None:
+        """The cluster this page joined when it was learned before, if that still exists;
+        `touch` marks the page recently seen (a visit, not a look at the model)."""
         for key in keys:
             cluster = self.learned.get(key)
             if cluster is not None and cluster in self.clusterer.clusters:
-                self.learned.move_to_end(key)
+                if touch:
+                    self.learned.move_to_end(key)
                 return cluster
         return None
 
@@ -380,8 +382,8 @@ class SiteModel:
             "aside": set(matched.aside_ids) if matched.matched else set(),
             "links": set(matched.link_ids) if model.layout.ready else set(),
             "chunks": set(label_with_page(seen.chunks, model.chunks,
-                                          counted=self._learned_into(seen) == cluster
-                                          ).template_ids),
+                                          counted=self._learned_before(seen) == cluster)
+                          .template_ids),
             "site": site}
 
     def _mature(self, seen: Observation) -> int | None:
@@ -390,16 +392,12 @@ class SiteModel:
         cluster = seen.matches[0][0] if seen.matches else None
         if cluster is None or cluster not in self.clusters:
             return None
-        others = self.clusterer.clusters[cluster].pages - (self._learned_into(seen) == cluster)
+        others = self.clusterer.clusters[cluster].pages - (self._learned_before(seen) == cluster)
         return cluster if others >= MIN_CLUSTER_PAGES else None
 
-    def _learned_into(self, seen: Observation) -> int | None:
-        """The cluster the page joined when it was learned before (by URL or content), if
-        it was; unlike `_revisited`, the learned pages' order is left alone."""
-        for key in _page_keys(seen, self.keyer):
-            if key in self.learned:
-                return self.learned[key]
-        return None
+    def _learned_before(self, seen: Observation) -> int | None:
+        """The cluster an observed page joined when it was learned before, if it was."""
+        return self._revisited(_page_keys(seen, self.keyer), touch=False)
 
     def _nearest_mature(self, seen: Observation) -> int | None:
         """The mature cluster whose layout signature is closest to the page's, if close
