@@ -107,21 +107,3 @@ def test_words_titles_and_sentences() -> None:
     title = leads.words("Storm hits the coast overnight")
     assert leads.is_title("Storm hits coast overnight", title)
     assert not leads.is_title("Residents of the coast were told to leave by noon", title)
-
-
-def test_votes_at_one_place_under_other_wrappers_are_pooled() -> None:
-    model = SiteModel("example.com")
-    wrapped = [(n, _page(n).replace("<div id='promo'>", "<div class='box'><div id='promo'>")
-                .replace("<div id='main'>", "</div><div id='main'>")) for n in range(2)]
-    _learn(model, [*wrapped, *[(n, _page(n)) for n in range(2, 4)]])
-    counts = next(iter(model.clusters.values())).leads.counts
-    assert sorted(sums_up for _, sums_up in counts.values() if sums_up) == [2, 2]
-    html = _page(9)
-    learned, _ = read_page(model, html, "https://example.com/9")
-    deck = " ".join(_word(9, k * 5) for k in range(12)) + " sums the story up."
-    assert learned.article is not None and learned.article.text.startswith(deck)
-
-
-def test_a_place_is_the_path_from_its_innermost_id() -> None:
-    assert leads.place("div:id=a/div:class=box/div:id=promo/ul/li") == "div:id=promo/ul/li"
-    assert leads.place("div:class=x/p") == "div:class=x/p"

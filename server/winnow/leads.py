@@ -12,8 +12,7 @@ stories speak of other articles.
 `LeadVotes` counts, per chunk path before the content root, the learned pages whose text
 there is sentence-like (`MIN_LEAD_WORDS`) and those on which it also sums up the article
 (`MIN_LEAD_OVERLAP`); a path is the cluster's lead once `MIN_VOTES` pages and
-`CONSENSUS_SHARE` of those with a sentence there agree, the votes of paths that end at the
-same element with an id pooled (`place`). On the cluster's next pages the
+`CONSENSUS_SHARE` of those with a sentence there agree. On the cluster's next pages the
 extraction puts the text at that path before the article's body (`with_leads`). Paths are
 structure, never text. Pure: no I/O.
 """
@@ -56,24 +55,11 @@ MAX_PATHS = 64
 """Paths a cluster keeps counts for; the least seen go first (a bounded model)."""
 
 _WORD_RE = re.compile(r"\w{4,}")
-_ID_MARK = ":id="
-"""How a chunk path component names its element's id (`winnow.chunks` key attributes)."""
 
 
 def words(text: str) -> set[str]:
     """The distinct lower-cased words of four characters or more of a text."""
     return {w.lower() for w in _WORD_RE.findall(text)}
-
-
-def place(path: str) -> str:
-    """Where a chunk path stands in its template: the path from its innermost component with
-    an id on. An id names one element of a page, so wrappers some pages of a template put
-    around it (a box on one story, none on the next) do not make it another place."""
-    parts = path.split("/")
-    for index in range(len(parts) - 1, -1, -1):
-        if _ID_MARK in parts[index]:
-            return "/".join(parts[index:])
-    return path
 
 
 def is_title(text: str, title_words: set[str]) -> bool:
@@ -143,14 +129,8 @@ class LeadVotes:
             self.counts = dict(kept)
 
     def paths(self) -> frozenset[str]:
-        """The places (`place`) the cluster keeps its lead at: the votes of the paths at one
-        place are pooled."""
-        pooled: dict[str, list[int]] = {}
-        for path, (seen, sums_up) in self.counts.items():
-            entry = pooled.setdefault(place(path), [0, 0])
-            entry[0] += seen
-            entry[1] += sums_up
-        return frozenset(key for key, (seen, sums_up) in pooled.items()
+        """The paths the cluster keeps its lead at."""
+        return frozenset(path for path, (seen, sums_up) in self.counts.items()
                          if sums_up >= MIN_VOTES and sums_up >= CONSENSUS_SHARE * seen)
 
     def to_json(self) -> dict[str, Any]:

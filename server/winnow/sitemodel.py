@@ -53,7 +53,7 @@ from winnow.layout import (
     signature_similarity,
 )
 from winnow.layout import apply as apply_layout
-from winnow.leads import LeadVotes, page_votes, place
+from winnow.leads import LeadVotes, page_votes
 from winnow.mibat import main_region, mine_regions
 from winnow.mibat_dom import page_dom
 from winnow.mibat_records import RecordTemplate, record_template
@@ -353,8 +353,7 @@ class SiteModel:
         paths = model.leads.paths()
         if not paths:
             return ()
-        return tuple(c for c in seen.chunks
-                     if place(c.path) in paths and not model.chunks.is_template(c))
+        return tuple(c for c in seen.chunks if c.path in paths and not model.chunks.is_template(c))
 
     def noise_sources(self, seen: Observation) -> dict[str, set[int]]:
         """Ids of the elements each template source explains on an observed page: static
