@@ -51,11 +51,12 @@ def lead_blocks(stats: TreeStats, summary: int, heading: int | None,
     top = _common_ancestor(stats, heading, summary)
     if top == heading:
         return summary, []
-    leads = _leads(stats, summary, top, heading)
+    before, after = _between(stats, summary, top, heading)
+    leads = _leads(stats, before)
     if not leads:
         return summary, []
     keep = set(leads)
-    out = [k for k in sum(_between(stats, summary, top, heading), []) if k not in keep]
+    out = [k for k in before + after if k not in keep]
     out.extend(_outside(stats, summary, top, heading))
     return top, [k for k in out if k not in drop]
 
@@ -78,11 +79,12 @@ def _outside(stats: TreeStats, summary: int, top: int, heading: int) -> list[int
     return found
 
 
-def _leads(stats: TreeStats, summary: int, top: int, heading: int) -> list[int]:
-    """The lead blocks between the heading and the summary-node, nearest first, up to the
-    first block that is neither a lead nor short."""
+def _leads(stats: TreeStats, before: list[int]) -> list[int]:
+    """The lead blocks among `before` (the blocks outside the heading's branch before the
+    summary-node, nearest first, `_between`), up to the first that is neither a lead nor
+    short."""
     found: list[int] = []
-    for k in _between(stats, summary, top, heading)[0]:
+    for k in before:
         if stats.excluded[k] or stats.chars[k] == 0:
             continue
         if _is_lead(stats, k):
