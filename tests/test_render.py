@@ -107,6 +107,13 @@ def test_pre_kept_verbatim() -> None:
     assert out.markdown == f"```python\n{code}\n```\n\nthen `a*b`"
 
 
+def test_pre_lines_written_as_blocks() -> None:
+    out = render('<pre><div class="row"><span class="ln">1</span><div class="line">'
+                 '<span>npm</span> install</div></div><div class="row"><span class="ln">2</span>'
+                 '<div class="line">npm test\n</div></div><p>no newline</p><div>end</div></pre>')
+    assert out.text == "1\nnpm install\n2\nnpm test\nno newline\nend"
+
+
 def test_code_fence_longer_than_backticks_inside() -> None:
     out = render("<pre>a ``` b</pre><p><code>x`y</code></p>")
     assert out.markdown == "````\na ``` b\n````\n\n``x`y``"

@@ -249,8 +249,23 @@ def code_language(pre: HtmlElement) -> str | None:
     return None
 
 
+PRE_LINE_XPATH = "descendant::text() | descendant::br | descendant::div | descendant::p"
+"""What a <pre>'s text is made of: its text, its <br>s, and the blocks a highlighter writes a
+code line in (`<div class="line">`, a line-number gutter beside a line's `<div>`)."""
+
+
 def pre_text(pre: HtmlElement) -> str:
-    """Return a <pre>'s text verbatim, <br> as newline, without the newline after <pre>."""
-    nodes = pre.xpath("descendant::text() | descendant::br")
-    text = "".join("\n" if isinstance(node, etree._Element) else node for node in nodes)
+    """Return a <pre>'s text verbatim, <br> as newline, without the newline after <pre>. A
+    block (<div>, <p>) starts a new line as a browser shows it: a highlighter that writes each
+    line in a block, with no newline of its own between, or a line number before it, would
+    otherwise glue the lines and numbers into one run of words ("1composer")."""
+    parts: list[str] = []
+    for node in pre.xpath(PRE_LINE_XPATH):
+        if not isinstance(node, etree._Element):
+            parts.append(node)
+        elif node.tag == "br":
+            parts.append("\n")
+        elif parts and not parts[-1].endswith("\n"):
+            parts.append("\n")
+    text = "".join(parts)
     return text.replace("\r\n", "\n").replace("\xa0", " ").removeprefix("\n").rstrip()
