@@ -32,8 +32,8 @@ depth3-feat on the shipped features: out-of-fold 0.801, check 0.810 (0.795 shipp
 -0.0007. Every candidate but the shipped one typed two borderline readability pages (service
 0.66 and listing 0.24 out of fold with the shipped parameters) readerless. Out-of-fold
 accuracy on 846 pages moves by 0.01 from one split to the next: judge a candidate by
---oof-types F1. The features are cached in `$XDG_CACHE_HOME/winnow`, keyed by the sources
-that compute them.
+--oof-types F1, which `bench/selectroutes.py` measures for every routing threshold at once.
+The features are cached in `$XDG_CACHE_HOME/winnow`, keyed by the sources that compute them.
 """
 
 from __future__ import annotations
