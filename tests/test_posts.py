@@ -392,6 +392,26 @@ def test_a_name_linked_in_a_paragraph_is_a_mention_not_the_author() -> None:
     assert [p.author for p in result.posts] == ["ann", "bob", "cy"]
 
 
+
+def test_a_short_paragraph_opening_with_a_mention_is_not_the_author() -> None:
+    """A short reply ("@ann can you post the model?") is shorter than a header line, but a
+    name written as a mention with words after it in a paragraph is addressed, not the
+    author, also where the name sits in an element of its own inside the mention's link;
+    the header's name is."""
+    def item(i: int, name: str, text: str) -> str:
+        return (f'<li class="post"><div class="head"><a href="/u/{name}">{name}</a> '
+                f'<span class="time">0{i} March 2024, 10:0{i}</span></div>'
+                f'<div class="content"><p>{text}</p></div></li>')
+    mention = ('<a class="plugin-mentions-user" href="/user/ann">@<bdi>ann</bdi></a> can you '
+               'post the model of the pump?')
+    page = ("<html><head><title>Pumps</title></head><body><ul class='posts'>"
+            + item(1, "ann", LONG) + item(2, "bob", mention)
+            + item(3, "cy", "Or buy a new one, they are cheap these days.")
+            + "</ul></body></html>")
+    result = winnow.extract(page, now=NOW)
+    assert [p.author for p in result.posts] == ["ann", "bob", "cy"]
+    assert result.posts[1].text.startswith("@ann can you post")
+
 def closing(footer: str) -> str:
     """A thread whose posts end with `footer` after their content (and an empty box)."""
     def item(i: int, name: str, text: str) -> str:

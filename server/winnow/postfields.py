@@ -88,6 +88,10 @@ MAX_HEADER_LINE_CHARS = 150
 """A post's header line (name, date, labels) is at most this long; a paragraph longer than
 this is writing, and a name linked in it is a mention, not the author."""
 
+MENTION_MARK = "@"
+"""What a mention of a member starts with ("@julian"): a name written so in a paragraph
+that holds more words is addressed, not the post's author."""
+
 MAX_AUTHOR_CHARS = 60
 """A name is short; longer link text is a title or a sentence."""
 
@@ -163,10 +167,21 @@ def _author_score(dom: RecordView, v: int) -> int:
 
 def _in_prose(el: HtmlElement) -> bool:
     """True for a name inside a paragraph of writing (a mention, "@julian, thanks for..."):
-    the nearest block is a `<p>` with more text than a post's header line holds."""
+    the nearest block is a `<p>` with more text than a post's header line holds, or with
+    words besides a name written as a mention ("@julian")."""
     block = next((a for a in el.iterancestors() if a.tag in BLOCK_TAGS), None)
-    return block is not None and block.tag == "p" \
-        and len(normalize_space(block.text_content())) > MAX_HEADER_LINE_CHARS
+    if block is None or block.tag != "p":
+        return False
+    text = normalize_space(block.text_content())
+    return len(text) > MAX_HEADER_LINE_CHARS or _is_mention(el, text)
+
+
+def _is_mention(el: HtmlElement, block_text: str) -> bool:
+    """True for a link (or a name inside one) written as a mention in a paragraph with
+    words besides it."""
+    link = el if el.tag == "a" else next(el.iterancestors("a"), el)
+    name = normalize_space(link.text_content())
+    return name.startswith(MENTION_MARK) and len(block_text) > len(name)
 
 
 def _wraps_name(el: HtmlElement) -> bool:
