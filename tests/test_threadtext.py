@@ -49,3 +49,13 @@ def test_body_box_that_is_a_blockquote_is_entered() -> None:
     text = posts_text([first, reply])
     assert text.count("pond is green") == 1
     assert REPLY in text
+
+
+def test_a_relative_date_line_is_left_out_and_a_full_date_stays() -> None:
+    """"2 years ago" told the time when the page was saved, not when it is read: the
+    thread's text keeps a post's full date line and drops a relative one."""
+    dated = Post(author="ann", date="Mar 3, 2024", text=FIRST)
+    relative = Post(author="bob", date="2 years ago", text=REPLY)
+    weekday = Post(author="cy", date="Tuesday at 4:27 AM", text=ELSEWHERE)
+    assert posts_text([dated, relative, weekday]) == (
+        f"ann\nMar 3, 2024\n{FIRST}\n\nbob\n{REPLY}\n\ncy\n{ELSEWHERE}")

@@ -1,5 +1,9 @@
 """A thread's text as one string: each post's author line, date line and own words.
 
+A date line the page gives relative to when it was saved ("3 hours ago", "Yesterday at
+10:00") is left out: read later, it no longer says when the post was written (the post's
+`published` keeps the date it was resolved to).
+
 A reply that quotes another post of the same page repeats that post's words; the thread's
 text counts them once, where the quoted post stands. A quote is a `<blockquote>` of the
 post (outermost ones only) whose word shingles are mostly found in the other posts of the
@@ -17,6 +21,7 @@ from collections.abc import Sequence
 import lxml.html
 from lxml import etree
 
+from winnow.dates import parse_date
 from winnow.markdown import to_text
 from winnow.result import Post
 
@@ -31,16 +36,27 @@ WORD_RE = re.compile(r"\w+")
 
 
 def posts_text(posts: Sequence[Post]) -> str:
-    """The thread's text: per post, its author line, its date line and its own words (its
-    text without quotes of the page's other posts), posts apart by a blank line."""
+    """The thread's text: per post, its author line, its date line (unless relative) and its
+    own words (its text without quotes of the page's other posts), posts apart by a blank
+    line."""
     shingles = [_shingles(_unquoted(post)) for post in posts]
     parts = []
     for n, post in enumerate(posts):
         others: set[tuple[str, ...]] = set().union(*(s for m, s in enumerate(shingles)
                                                       if m != n))
         text = own_words(post, others)
-        parts.append("\n".join(part for part in (post.author, post.date, text) if part))
+        parts.append("\n".join(part for part in (post.author, date_line(post.date), text)
+                               if part))
     return "\n\n".join(parts)
+
+
+def date_line(date: str | None) -> str | None:
+    """The date as the thread's text shows it: None for a date relative to when the page
+    was saved ("2 years ago", "Tuesday at 4:27 AM"), which no longer holds when read."""
+    if not date:
+        return None
+    found = parse_date(date)
+    return None if found is not None and found.relative else date
 
 
 def own_words(post: Post, elsewhere: set[tuple[str, ...]]) -> str:
