@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import lxml.html
 import winnow
-from winnow.result import Post
+from winnow.result import Extraction, Post
 
 NOW = datetime(2024, 5, 10, 12, 0, tzinfo=UTC)
 
@@ -375,22 +375,26 @@ def test_a_reply_quoting_a_whole_post_is_no_copy() -> None:
     assert "+1" in result.posts[1].text and "storm" in result.posts[1].text
 
 
-def test_a_name_linked_in_a_paragraph_is_a_mention_not_the_author() -> None:
-    """A mention ("@ann") in a post's paragraph is a profile link named for a user, but a
-    paragraph is writing: the author is the name in the post's header."""
+def mention_thread(mention: str) -> Extraction:
+    """A three-post thread whose second post, by bob, holds `mention`, each post's author
+    linked in its header."""
     def item(i: int, name: str, text: str) -> str:
         return (f'<li class="post"><div class="head"><a href="/u/{name}">{name}</a> '
                 f'<span class="time">0{i} March 2024, 10:0{i}</span></div>'
                 f'<div class="content"><p>{text}</p></div></li>')
-    mention = ('Thanks <a class="user-mention" href="/user/ann">@ann</a>, that helped a lot: '
-               + LONG)
     page = ("<html><head><title>Pumps</title></head><body><ul class='posts'>"
             + item(1, "ann", LONG) + item(2, "bob", mention)
             + item(3, "cy", "Or buy a new one, they are cheap these days.")
             + "</ul></body></html>")
-    result = winnow.extract(page, now=NOW)
-    assert [p.author for p in result.posts] == ["ann", "bob", "cy"]
+    return winnow.extract(page, now=NOW)
 
+
+def test_a_name_linked_in_a_paragraph_is_a_mention_not_the_author() -> None:
+    """A mention ("@ann") in a post's paragraph is a profile link named for a user, but a
+    paragraph is writing: the author is the name in the post's header."""
+    result = mention_thread('Thanks <a class="user-mention" href="/user/ann">@ann</a>, that '
+                            'helped a lot: ' + LONG)
+    assert [p.author for p in result.posts] == ["ann", "bob", "cy"]
 
 
 def test_a_short_paragraph_opening_with_a_mention_is_not_the_author() -> None:
@@ -398,19 +402,11 @@ def test_a_short_paragraph_opening_with_a_mention_is_not_the_author() -> None:
     name written as a mention with words after it in a paragraph is addressed, not the
     author, also where the name sits in an element of its own inside the mention's link;
     the header's name is."""
-    def item(i: int, name: str, text: str) -> str:
-        return (f'<li class="post"><div class="head"><a href="/u/{name}">{name}</a> '
-                f'<span class="time">0{i} March 2024, 10:0{i}</span></div>'
-                f'<div class="content"><p>{text}</p></div></li>')
-    mention = ('<a class="plugin-mentions-user" href="/user/ann">@<bdi>ann</bdi></a> can you '
-               'post the model of the pump?')
-    page = ("<html><head><title>Pumps</title></head><body><ul class='posts'>"
-            + item(1, "ann", LONG) + item(2, "bob", mention)
-            + item(3, "cy", "Or buy a new one, they are cheap these days.")
-            + "</ul></body></html>")
-    result = winnow.extract(page, now=NOW)
+    result = mention_thread('<a class="plugin-mentions-user" href="/user/ann">@<bdi>ann</bdi>'
+                            '</a> can you post the model of the pump?')
     assert [p.author for p in result.posts] == ["ann", "bob", "cy"]
     assert result.posts[1].text.startswith("@ann can you post")
+
 
 def closing(footer: str) -> str:
     """A thread whose posts end with `footer` after their content (and an empty box)."""
