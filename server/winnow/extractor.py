@@ -182,9 +182,10 @@ def extract_page(page: Page, template: Template | None = None,
             kind = "other"
     elif kind == "article" and found is not None and rendered is not None and role == "none" \
             and reader_type != "documentation":
-        region = _fragment_region(page, meta, found, rendered, known_noise)
+        container = main_container(page, found.source)
+        region = _fragment_region(page, meta, found, rendered, known_noise, container)
         if region is None and not titled and reader_type == "article":
-            region = _prose_region(page, meta, found, rendered, known_noise)
+            region = _prose_region(page, meta, found, rendered, known_noise, container)
         if region is not None and scored.confidence("other", region[1]) \
                 > scored.confidence("article", rendered.text):
             kind = "other"
@@ -270,12 +271,13 @@ def _main_text(page: Page, meta: Metadata, found: ArticleContent | None,
 
 
 def _fragment_region(page: Page, meta: Metadata, found: ArticleContent, rendered: Rendered,
-                     noise: list[HtmlElement]) -> tuple[ArticleContent, str] | None:
+                     noise: list[HtmlElement], container: HtmlElement | None
+                     ) -> tuple[ArticleContent, str] | None:
     """The page's main region and its text when the page names a main container
-    (`main_container`) and ECON's body keeps under FRAGMENT_SHARE of that region's text: the
-    body is one card of a listing, one section of a service page, or a heading ECON's pruning
-    left of the container; else None (the body is the page's article, whatever its type)."""
-    container = main_container(page, found.source)
+    (`container`, `main_container` of ECON's body) and ECON's body keeps under FRAGMENT_SHARE
+    of that region's text: the body is one card of a listing, one section of a service page,
+    or a heading ECON's pruning left of the container; else None (the body is the page's
+    article, whatever its type)."""
     if container is None or weighted_length(rendered.text) \
             >= FRAGMENT_BOUND * weighted_length(container.text_content()):
         return None
@@ -284,16 +286,18 @@ def _fragment_region(page: Page, meta: Metadata, found: ArticleContent, rendered
 
 
 def _prose_region(page: Page, meta: Metadata, found: ArticleContent, rendered: Rendered,
-                  noise: list[HtmlElement]) -> tuple[ArticleContent, str] | None:
+                  noise: list[HtmlElement], main: HtmlElement | None = None
+                  ) -> tuple[ArticleContent, str] | None:
     """The page's main region and its text when what the region holds beside ECON's body
     (not under the page's title) is prose (`mainregion.rest_is_prose`: few links, a sentence
     mark every few lines) and the body keeps under
     SPREAD_TEXT_SHARE of the region's text: the body is one section of a landing page or one
     entry of a guide, whatever the page's type; else None. An article's region holds links
-    beside its body (teasers, blogrolls)."""
-    if not rest_is_prose(page, found.source, noise):
+    beside its body (teasers, blogrolls). `main` is the page's main container when the
+    caller has found it."""
+    if not rest_is_prose(page, found.source, noise, main):
         return None
-    region = _main_text(page, meta, found, noise)
+    region = _main_text(page, meta, found, noise, main)
     return region if text_share(rendered.text, region[1]) < SPREAD_TEXT_SHARE else None
 
 

@@ -180,28 +180,31 @@ def body_share(page: Page, body: HtmlElement, noise: Sequence[HtmlElement] = ())
     return min(1.0, stats.chars[stats.index[body]] / region) if region > 0 else 1.0
 
 
-def rest_is_prose(page: Page, body: HtmlElement, noise: Sequence[HtmlElement] = ()) -> bool:
+def rest_is_prose(page: Page, body: HtmlElement, noise: Sequence[HtmlElement] = (),
+                  main: HtmlElement | None = None) -> bool:
     """Whether the main region's text outside `body` (the main container around it, or the
     page's body, less its furniture and the given noise) is prose: link density under
     PROSE_REST_LINKS and a sentence mark outside links at least every PROSE_MARK_CHARS
     characters outside links. What a prose page's region holds beside one section is more
     prose; what an article's region holds beside its body is mostly links (blogrolls,
     teasers, tag clouds the furniture names missed). False when `body` is not in the region
-    or the region holds nothing else."""
-    rest = _rest_counts(page, body, noise)
+    or the region holds nothing else. `main` is the main container around `body` when the
+    caller has found it."""
+    rest = _rest_counts(page, body, noise, main)
     if rest is None or rest[0] <= 0 or rest[1] >= PROSE_REST_LINKS * rest[0]:
         return False
     return rest[0] - rest[1] <= PROSE_MARK_CHARS * rest[2]
 
 
-def _rest_counts(page: Page, body: HtmlElement,
-                 noise: Sequence[HtmlElement]) -> tuple[int, int, int] | None:
+def _rest_counts(page: Page, body: HtmlElement, noise: Sequence[HtmlElement],
+                 main: HtmlElement | None) -> tuple[int, int, int] | None:
     """Characters, link characters and sentence marks outside links of the main region's
     text outside `body`; None when `body` is not inside the region."""
     stats = page_stats(page)
     if body not in stats.index:
         return None
-    main = main_container(page, body, stats)
+    if main is None:
+        main = main_container(page, body, stats)
     root = page.body if main is None else main
     start, inner = stats.index[root], stats.index[body]
     if not start < inner < stats.end[start]:

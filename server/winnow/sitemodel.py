@@ -328,14 +328,13 @@ class SiteModel:
         name the cluster whose template was used (None and the site's pages for the site's
         repeated text alone)."""
         seen = page if isinstance(page, Observation) else self.observe(page)
-        cluster, sources = self._sources(seen)
+        cluster, own, sources = self._sources(seen)
         noise_ids = set().union(*sources.values())
         if cluster is None and not noise_ids:
             return None
         elements = seen.tree.elements or ()
         by_id = {i: el for el, i in zip(elements, seen.tree.wn_ids, strict=True)
                  if i is not None}
-        own = cluster is not None and cluster == self._mature(seen)
         return Template(
             cluster=cluster,
             pages_learned=(self.clusterer.clusters[cluster].pages if cluster is not None
@@ -361,37 +360,40 @@ class SiteModel:
         and text repeated across the site. A page without a mature cluster takes the first
         four from the nearest mature one when that one's layout pattern matches the page,
         else has the last only."""
-        return self._sources(seen)[1]
+        return self._sources(seen)[2]
 
-    def _sources(self, seen: Observation) -> tuple[int | None, dict[str, set[int]]]:
-        """`noise_sources`, and the cluster whose template gave them (None: the site's)."""
+    def _sources(self, seen: Observation) -> tuple[int | None, bool, dict[str, set[int]]]:
+        """`noise_sources`, the cluster whose template gave them (None: the site's), and
+        whether that is the page's own mature cluster."""
         texts = seen.texts
         site = set(ChunkLabels(tuple((c, self.site_chunks.count(c) >= SITE_MIN_DF)
                                      for c in texts)).template_ids)
-        own = self._mature(seen)
+        before = self._learned_before(seen)
+        own = self._mature(seen, before)
         cluster = own if own is not None else self._nearest_mature(seen)
         if cluster is None:
-            return None, {"site": site}
+            return None, False, {"site": site}
         model = self.clusters[cluster]
         matched = apply_layout(model.layout, seen.layout, find_title=False)
         if own is None and not matched.matched:
-            return None, {"site": site}
-        return cluster, {
+            return None, False, {"site": site}
+        return cluster, own is not None, {
             "layout": set(matched.noise_ids),
             "aside": set(matched.aside_ids) if matched.matched else set(),
             "links": set(matched.link_ids) if model.layout.ready else set(),
             "chunks": set(label_with_page(seen.chunks, model.chunks,
-                                          counted=self._learned_before(seen) == cluster)
+                                          counted=before == cluster)
                           .template_ids),
             "site": site}
 
-    def _mature(self, seen: Observation) -> int | None:
+    def _mature(self, seen: Observation, before: int | None) -> int | None:
         """The page's cluster if it has learned MIN_CLUSTER_PAGES pages besides this one (a
-        page visited again was one of them), else None."""
+        page visited again was one of them: `before` is the cluster it joined then,
+        `_learned_before`), else None."""
         cluster = seen.matches[0][0] if seen.matches else None
         if cluster is None or cluster not in self.clusters:
             return None
-        others = self.clusterer.clusters[cluster].pages - (self._learned_before(seen) == cluster)
+        others = self.clusterer.clusters[cluster].pages - (before == cluster)
         return cluster if others >= MIN_CLUSTER_PAGES else None
 
     def _learned_before(self, seen: Observation) -> int | None:
