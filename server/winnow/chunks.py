@@ -402,9 +402,9 @@ class ChunkLabels:
 
 
 def label_chunks(chunks: Sequence[Chunk], table: ChunkTable) -> ChunkLabels:
-    """The paper's second pass (3.3): each chunk looked up in the template table."""
-    template = template_chunks(table)
-    return ChunkLabels(tuple((c, c.key in template) for c in chunks))
+    """The paper's second pass (3.3): each chunk looked up in the template table (the pages
+    already counted, `label_with_page` of a page the table counted)."""
+    return label_with_page(chunks, table, counted=True)
 
 
 def label_with_page(chunks: Sequence[Chunk], table: ChunkTable,
