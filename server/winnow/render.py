@@ -96,7 +96,7 @@ REQUIRED_PARENT = {child: frozenset(p for p in VALID_CHILDREN if child in VALID_
                    for kids in VALID_CHILDREN.values() for child in kids}
 REQUIRED_PARENT["figcaption"] = frozenset({"figure"})
 """Parts that only make sense inside their parent; elsewhere they are unwrapped."""
-KEPT_ROOTS = frozenset(BLOCK_MODES) - REQUIRED_PARENT.keys() - {"table"}
+KEPT_ROOTS = frozenset(BLOCK_MODES).difference(REQUIRED_PARENT, {"table"})
 """Content roots rendered as themselves; other roots (div, table, td...) are unwrapped."""
 KEEP_EMPTY = frozenset({"td", "th", "hr"})
 """Blocks kept without text: table cells, so grids keep their shape, and rules."""

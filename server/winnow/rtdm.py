@@ -358,7 +358,7 @@ def _align_greedy(ctx: _Context, a: int, b: int) -> Frame:
         hi += 1
     pairs = list(zip(ca[:lo], cb[:lo], strict=True))
     middle = list(zip(ca[lo:len(ca) - hi], cb[lo:len(cb) - hi], strict=False))
-    total = sum(ctx.del_tree[x] for x in ca[lo + len(middle):len(ca) - hi])
+    total = sum((ctx.del_tree[x] for x in ca[lo + len(middle):len(ca) - hi]), 0.0)
     total += sum(ctx.ins_tree[y] for y in cb[lo + len(middle):len(cb) - hi])
     ops = [(x, y, _SAME) for x, y in pairs]
     for x, y in middle:
