@@ -40,6 +40,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from evaluate import _git_state, _nproc, command_line, publish
 from warcio.statusandheaders import StatusAndHeaders
@@ -181,7 +182,7 @@ def session_cluster(workers: int, folder: Path) -> Iterator[str]:
 
     dask = Path(sys.executable).with_name("dask")
     info = folder / f"scheduler-{workers}-{time.monotonic_ns()}.json"
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL,
+    quiet: dict[str, Any] = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL,
              "start_new_session": True}
     procs = [subprocess.Popen([str(dask), "scheduler", "--scheduler-file", str(info),
                                "--host", LOOPBACK, "--port", "0",

@@ -66,6 +66,7 @@ def trafilatura_posts(html: bytes, url: str | None) -> list[Post]:
                                            config=use_config())
     if document is None:
         return []
+    assert not isinstance(document, dict)  # a dict only with as_dict=True
     texts = (document.text, document.comments)
     return [Post(text=text) for text in texts if text]
 

@@ -27,6 +27,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -302,8 +303,8 @@ def cost_run(site: str, cases: Sequence[ev.Case], pages: int, marks: Sequence[in
     gc.collect()
     for n in range(1, pages + 1):
         html = nth_copy(cases[(n - 1) % len(cases)].html, (n - 1) // len(cases))
-        (result, seen), extract_ms = timed(lambda h=html: browse_extract(model, h))
-        _, add_ms = timed(lambda s=seen: model.add(s))
+        (result, seen), extract_ms = timed(partial(browse_extract, model, html))
+        _, add_ms = timed(partial(model.add, seen))
         run.extract_ms.append(extract_ms)
         run.add_ms.append(add_ms)
         run.template_pages += result.method == TEMPLATE

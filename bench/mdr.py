@@ -56,7 +56,7 @@ def mine_records(root: etree._Element) -> list[Record]:
 def _regions(children: list[etree._Element]) -> list[list[tuple[etree._Element, ...]]]:
     """Every maximal run of similar adjacent generalized nodes among `children`."""
     tags = [_tag_string(child) for child in children]
-    regions = []
+    regions: list[list[tuple[etree._Element, ...]]] = []
     for size in range(1, MAX_COMBINATION + 1):
         for offset in range(size):
             groups = [tuple(range(i, i + size))
@@ -92,4 +92,5 @@ def _tag_string(element: etree._Element) -> list[str]:
 
 
 def _text(group: tuple[etree._Element, ...]) -> str:
-    return " ".join(" ".join(" ".join(element.itertext()) for element in group).split())
+    texts = (str(text) for element in group for text in element.itertext())
+    return " ".join(" ".join(texts).split())

@@ -202,7 +202,7 @@ def page_score(case: ev.Case, text: str) -> float:
 def run_set(name: str, split: str, learned_retry: bool
             ) -> list[tuple[ev.Case, dict[str, float], float, float, str]]:
     """Extract every page of one part: (case, quality features, confidence, F1, kind)."""
-    out = []
+    out: list[tuple[ev.Case, dict[str, float], float, float, str]] = []
     for case in ev.load_cases(name, split=split):
         page = parse_page(case.html, case.url)
         result = extract_page(page, learned_retry=learned_retry)
