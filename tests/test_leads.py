@@ -5,8 +5,10 @@ from __future__ import annotations
 import hashlib
 
 from winnow import extract, leads
+from winnow.chunks import page_chunks
 from winnow.leads import LeadVotes
 from winnow.learning import read_page
+from winnow.page import parse_page, stamp_ids
 from winnow.sitemodel import SiteModel
 
 
@@ -89,17 +91,58 @@ def test_a_page_whose_lead_slot_says_something_else_keeps_its_own_text() -> None
 
 def test_votes_need_enough_agreeing_pages() -> None:
     votes = LeadVotes()
-    for _ in range(2):
-        votes.add({"div/p:class=deck": True, "div/ul/li": False})
-    assert not votes.paths()  # two pages are not enough
-    votes.add({"div/p:class=deck": True})
-    assert votes.paths() == {"div/p:class=deck"}
+    votes.add({"div/p:class=deck": True, "div/ul/li": False})
+    assert votes.paths() == {"div/p:class=deck"}  # one page, and the page read, agree
     votes.add({"div/p:class=deck": False})
-    assert not votes.paths()  # 3 of 4 pages: under CONSENSUS_SHARE
-    votes.add({"div/p:class=deck": True})
+    assert not votes.paths()  # 1 of 2 pages: under CONSENSUS_SHARE
+    for _ in range(3):
+        votes.add({"div/p:class=deck": True})
     assert votes.paths() == {"div/p:class=deck"}  # 4 of 5 pages
     assert LeadVotes.from_json(votes.to_json()) == votes
     assert LeadVotes.from_json(None) == LeadVotes()
+
+
+def test_a_path_few_pages_fill_is_no_lead_slot() -> None:
+    votes = LeadVotes()
+    votes.add({"div/p:class=caption": True})
+    for _ in range(2):
+        votes.add({})
+    assert votes.paths() == set()  # a sentence there on 1 of 3 voting pages: no slot
+    votes.add({"div/p:class=caption": True})
+    assert votes.paths() == {"div/p:class=caption"}  # 2 of 4: MIN_SLOT_SHARE
+    old = {"counts": [["div/p:class=caption", 2, 2]]}  # saved before pages were counted
+    assert LeadVotes.from_json(old).paths() == {"div/p:class=caption"}
+
+
+def test_a_slot_under_two_wrappers_is_one_place() -> None:
+    votes = LeadVotes()
+    wrapped = "div:id=main/div:class=box/div:id=side/ul/li"
+    bare = "div:id=main/div:id=side/ul/li"
+    assert leads.place(wrapped) == leads.place(bare) == "div:id=side/ul/li"
+    for n in range(10):
+        votes.add({wrapped if n % 3 else bare: True})
+    assert votes.paths() == {wrapped, bare}  # 3 and 7 of 10 pages fill one place
+
+
+def test_one_learned_page_shows_the_deck_to_the_next() -> None:
+    model = SiteModel("example.com")
+    _learn(model, [(n, _page(n)) for n in range(2)])
+    html = _page(9)
+    deck = " ".join(_word(9, k * 5) for k in range(12)) + " sums the story up."
+    learned, _ = read_page(model, html, "https://example.com/9")
+    assert learned.article is not None and learned.article.text.startswith(deck)
+
+
+def test_the_heads_title_is_no_lead() -> None:
+    """A document title worded apart from the headline sums up the article as a deck does,
+    but the page does not show it: only the body's text can be a lead."""
+    named = " ".join(_word(9, k * 3) for k in range(10))
+    page = parse_page(_page(9).replace("<title>Headline number 9</title>",
+                                       f"<title>{named}</title>"))
+    stamp_ids(page)
+    root = page.root.xpath("//div[@class='text']")[0]
+    found = leads.before(page_chunks(page), root, "Headline number 9")
+    assert "title" not in found and "div:id=promo/p:class=teaser" in found
 
 
 def test_words_titles_and_sentences() -> None:

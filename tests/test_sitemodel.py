@@ -276,6 +276,7 @@ def test_unreadable_stored_model_is_relearned(tmp_path: Path,
 
 @pytest.mark.parametrize(("key", "votes"), [
     ("leads", None), ("leads", ["not", "votes"]), ("leads", {"counts": [["path", "many", 1]]}),
+    ("leads", {"counts": [], "pages": "many"}),
     ("content", None), ("content", ["not", "votes"]), ("content", {"pages": "many"}),
     ("content", {"pages": 4, "counts": [[["div[0]"], "many"]]})])
 def test_stored_model_with_malformed_votes_is_relearned(

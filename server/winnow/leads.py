@@ -12,9 +12,11 @@ stories speak of other articles.
 `LeadVotes` counts, per chunk path before the content root, the learned pages whose text
 there is sentence-like (`MIN_LEAD_WORDS`) and those on which it also sums up the article
 (`MIN_LEAD_OVERLAP`); a path is the cluster's lead once `MIN_VOTES` pages and
-`CONSENSUS_SHARE` of those with a sentence there agree. On the cluster's next pages the
-extraction puts the text at that path before the article's body (`with_leads`). Paths are
-structure, never text. Pure: no I/O.
+`CONSENSUS_SHARE` of those with a sentence there agree, and it holds a sentence on
+`MIN_SLOT_SHARE` of the cluster's voting pages (a slot of the template, not a one-off). On
+the cluster's next pages the extraction puts the text at that path before the article's body
+(`with_leads`). Text in the page's head (its `<title>`) is never a lead. Paths are structure,
+never text. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -41,8 +43,18 @@ MIN_LEAD_OVERLAP = 0.4
 """Share of those words that must be words of the page's article for the text to sum it up
 (a deck rephrases the story; a related story's headline shares a few words with it)."""
 
-MIN_VOTES = 3
-"""Learned pages whose text at a path summed up their article before the path is a lead."""
+MIN_VOTES = 1
+"""Learned pages whose text at a path summed up their article before the path is a lead. One
+is enough: the page being read must sum up its own article there too (`lead_chunks`), so two
+pages of the template agree, as a page and one learned page tell template text
+(`chunks.label_with_page`); a page whose text there did not sum up its article outvotes a
+lone one (`CONSENSUS_SHARE`), and a path seldom filled is no slot (`MIN_SLOT_SHARE`)."""
+
+MIN_SLOT_SHARE = 0.5
+"""Share of the cluster's voting pages (`LeadVotes.pages`) that must have a sentence at a path
+for it to be the lead's slot: a deck or a highlights box is a fixed part of the template,
+while text at a place few pages fill (the caption of an optional photo, a one-off box) is
+not, however well it sums up the pages it is on."""
 
 CONSENSUS_SHARE = 0.8
 """Share of the learned pages with a sentence at a path on which it summed up the article."""
@@ -71,16 +83,23 @@ def is_title(text: str, title_words: set[str]) -> bool:
 def before(chunks: Sequence[Chunk], root: HtmlElement, title: str | None) -> dict[str, list[Chunk]]:
     """The page's chunks before the content root in document order and outside it, the
     headline aside, by chunk path. Ids are stamped in document order (`stamp_ids`), so a
-    chunk is before the root when its first element's id is below the root's."""
+    chunk is before the root when its first element's id is below the root's, and in the
+    page's body when it is not below the body's: the head's `<title>` is the document's name
+    for tabs and search results, never shown as the article's lead (a headline worded for
+    them sums up the article as a deck does)."""
     start = wn_id(root)
     if start is None:
         return {}
+    body = root if root.tag == "body" else next(root.iterancestors("body"), None)
+    shown = wn_id(body) if body is not None else None
     inside = {i for el in root.iter() if isinstance(el.tag, str)
               if (i := wn_id(el)) is not None}
     title_words = words(title or "")
     found: dict[str, list[Chunk]] = {}
     for chunk in chunks:
         if not chunk.ids or chunk.ids[0] >= start or any(i in inside for i in chunk.ids):
+            continue
+        if shown is not None and chunk.ids[0] < shown:
             continue
         if is_title(chunk.text, title_words):
             continue
@@ -112,14 +131,26 @@ def page_votes(chunks: Sequence[Chunk], root: HtmlElement, title: str | None,
     return votes
 
 
+def place(path: str) -> str:
+    """Where a chunk path is on the page, whatever wraps it: its steps from the innermost
+    element with an id on (the whole path when none has one). Some pages of a template wrap
+    its highlights box in one more box, so the box fills one place under two paths."""
+    steps = path.split("/")
+    named = [k for k, step in enumerate(steps) if ":id=" in step]
+    return "/".join(steps[named[-1]:]) if named else path
+
+
 @dataclass
 class LeadVotes:
-    """Per chunk path: [pages with a sentence there, pages on which it summed up the article]."""
+    """Per chunk path: [pages with a sentence there, pages on which it summed up the article],
+    and the pages that voted (whose extraction found an article, with or without a lead)."""
 
     counts: dict[str, list[int]] = field(default_factory=dict)
+    pages: int = 0
 
     def add(self, votes: dict[str, bool]) -> None:
         """Count one learned page's votes (`page_votes`)."""
+        self.pages += 1
         for path, sums_up in votes.items():
             entry = self.counts.setdefault(path, [0, 0])
             entry[0] += 1
@@ -130,12 +161,16 @@ class LeadVotes:
 
     def paths(self) -> frozenset[str]:
         """The paths the cluster keeps its lead at."""
+        filled: dict[str, int] = {}
+        for path, (seen, _) in self.counts.items():
+            filled[place(path)] = filled.get(place(path), 0) + seen
         return frozenset(path for path, (seen, sums_up) in self.counts.items()
-                         if sums_up >= MIN_VOTES and sums_up >= CONSENSUS_SHARE * seen)
+                         if sums_up >= MIN_VOTES and sums_up >= CONSENSUS_SHARE * seen
+                         and filled[place(path)] >= MIN_SLOT_SHARE * self.pages)
 
     def to_json(self) -> dict[str, Any]:
         return {"counts": [[path, seen, sums_up] for path, (seen, sums_up)
-                           in self.counts.items()]}
+                           in self.counts.items()], "pages": self.pages}
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> LeadVotes:
@@ -145,8 +180,11 @@ class LeadVotes:
             return cls()
         if not isinstance(data, dict):
             raise TypeError(f"lead votes must be an object, not {type(data).__name__}")
-        return cls({str(path): [int(seen), int(sums_up)]
-                    for path, seen, sums_up in data.get("counts", [])})
+        counts = {str(path): [int(seen), int(sums_up)]
+                  for path, seen, sums_up in data.get("counts", [])}
+        pages = data.get("pages")  # votes saved before it: at least the most seen path's pages
+        return cls(counts, int(pages) if pages is not None
+                   else max((seen for seen, _ in counts.values()), default=0))
 
 
 def lead_chunks(candidates: Sequence[Chunk], root: HtmlElement, title: str | None,
