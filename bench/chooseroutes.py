@@ -329,18 +329,24 @@ def confidence_rule(rows: list[Reading], overturn: bool) -> str:
     return f"nested {both(rows, acted)} (margins {chosen}); in sample {fixed}"
 
 
+def chooser_grid(rows: list[Reading], label: str, **inputs: bool) -> None:
+    """Print `chooser` for each kind (direct or flip), depth and use of the page features,
+    with the extra `inputs` it is given (`quality`, `body`) named by `label`."""
+    for flip in (False, True):
+        for depth in (1, 2, 3):
+            for page in (False, True):
+                print(f"{'flip' if flip else 'direct'} depth {depth} "
+                      f"{'+page' if page else '-page'}{label}: "
+                      f"{chooser(rows, flip, depth, page, **inputs)}", flush=True)
+
+
 def quality_report(rows: list[Reading], name: str) -> None:
     """The confidence rules and the learned choosers given both readings' confidences."""
     print(f"confidences {name}:")
     for overturn in (False, True):
         print(f"{'overturn' if overturn else 'higher'} confidence: "
               f"{confidence_rule(rows, overturn)}", flush=True)
-    for flip in (False, True):
-        for depth in (1, 2, 3):
-            for page in (False, True):
-                print(f"{'flip' if flip else 'direct'} depth {depth} "
-                      f"{'+page' if page else '-page'} +confidence: "
-                      f"{chooser(rows, flip, depth, page, quality=True)}", flush=True)
+    chooser_grid(rows, " +confidence", quality=True)
 
 
 def main() -> int:
@@ -349,22 +355,12 @@ def main() -> int:
           f"{sum(not r['key'].startswith('wcxb/') for r in rows)} article-set pages")
     oracle_report(rows)
     if "--quality" in sys.argv:
-        for flip in (False, True):
-            for depth in (1, 2, 3):
-                for page in (False, True):
-                    print(f"{'flip' if flip else 'direct'} depth {depth} "
-                          f"{'+page' if page else '-page'} +body: "
-                          f"{chooser(rows, flip, depth, page, body=True)}", flush=True)
+        chooser_grid(rows, " +body", body=True)
         quality_report(rows, "of the shipped quality model (it saw every tune page)")
         out_of_fold_confidences(rows)
         quality_report(rows, "out of fold (a quality model fitted without the page's fold)")
         return 0
-    for flip in (False, True):
-        for depth in (1, 2, 3):
-            for page in (False, True):
-                print(f"{'flip' if flip else 'direct'} depth {depth} "
-                      f"{'+page' if page else '-page'}: {chooser(rows, flip, depth, page)}",
-                      flush=True)
+    chooser_grid(rows, "")
     return 0
 
 
