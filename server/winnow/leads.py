@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -161,12 +162,13 @@ class LeadVotes:
 
     def paths(self) -> frozenset[str]:
         """The paths the cluster keeps its lead at."""
-        filled: dict[str, int] = {}
+        places = {path: place(path) for path in self.counts}
+        filled: Counter[str] = Counter()
         for path, (seen, _) in self.counts.items():
-            filled[place(path)] = filled.get(place(path), 0) + seen
+            filled[places[path]] += seen
         return frozenset(path for path, (seen, sums_up) in self.counts.items()
                          if sums_up >= MIN_VOTES and sums_up >= CONSENSUS_SHARE * seen
-                         and filled[place(path)] >= MIN_SLOT_SHARE * self.pages)
+                         and filled[places[path]] >= MIN_SLOT_SHARE * self.pages)
 
     def to_json(self) -> dict[str, Any]:
         return {"counts": [[path, seen, sums_up] for path, (seen, sums_up)
