@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
 from winnow import extract, leads
 from winnow.chunks import page_chunks
 from winnow.leads import LeadVotes
@@ -112,6 +113,13 @@ def test_a_path_few_pages_fill_is_no_lead_slot() -> None:
     assert votes.paths() == {"div/p:class=caption"}  # 2 of 4: MIN_SLOT_SHARE
     old = {"counts": [["div/p:class=caption", 2, 2]]}  # saved before pages were counted
     assert LeadVotes.from_json(old).paths() == {"div/p:class=caption"}
+
+
+def test_unreadable_lead_votes_raise_the_error_a_site_model_load_catches() -> None:
+    with pytest.raises(ValueError):  # learning.Learner._load relearns on it
+        LeadVotes.from_json({"counts": [], "pages": "many"})
+    with pytest.raises(TypeError):
+        LeadVotes.from_json({"counts": [], "pages": [3]})
 
 
 def test_a_slot_under_two_wrappers_is_one_place() -> None:
