@@ -182,10 +182,9 @@ def extract_page(page: Page, template: Template | None = None,
             kind = "other"
     elif kind == "article" and found is not None and rendered is not None and role == "none" \
             and reader_type != "documentation":
-        container = main_container(page, found.source)
-        region = _fragment_region(page, meta, found, rendered, known_noise, container)
+        region = _fragment_region(page, meta, found, rendered, known_noise)
         if region is None and not titled and reader_type == "article":
-            region = _prose_region(page, meta, found, rendered, known_noise, container)
+            region = _prose_region(page, meta, found, rendered, known_noise)
         if region is not None and scored.confidence("other", region[1]) \
                 > scored.confidence("article", rendered.text):
             kind = "other"
@@ -256,48 +255,42 @@ class _Scored:
 
 
 def _main_text(page: Page, meta: Metadata, found: ArticleContent | None,
-               noise: list[HtmlElement], main: HtmlElement | None = None
-               ) -> tuple[ArticleContent, str]:
+               noise: list[HtmlElement]) -> tuple[ArticleContent, str]:
     """The page's main region (around ECON's body when there is one) without furniture (but
     with the prose of its carousels and banners), `noise`, twin blocks and, on a page most
     likely a product's, its customer reviews; and
-    its text: what a page without a reader view gives the corpus. `main` is the page's main
-    container when the caller has found it."""
-    if main is None:
-        main = main_container(page, found.source if found else None)
+    its text: what a page without a reader view gives the corpus."""
+    main = main_container(page, found.source if found else None)
     region = main_region(page, page.body if main is None else main, noise, drop_twins=True,
                          drop_reviews=classify(page).label == "product", shown_prose=True)
     return region, render_article(region.content, page.url, meta.title, meta.byline).text
 
 
 def _fragment_region(page: Page, meta: Metadata, found: ArticleContent, rendered: Rendered,
-                     noise: list[HtmlElement], container: HtmlElement | None
-                     ) -> tuple[ArticleContent, str] | None:
+                     noise: list[HtmlElement]) -> tuple[ArticleContent, str] | None:
     """The page's main region and its text when the page names a main container
-    (`container`, `main_container` of ECON's body) and ECON's body keeps under FRAGMENT_SHARE
-    of that region's text: the body is one card of a listing, one section of a service page,
-    or a heading ECON's pruning left of the container; else None (the body is the page's
-    article, whatever its type)."""
+    (`main_container`) and ECON's body keeps under FRAGMENT_SHARE of that region's text: the
+    body is one card of a listing, one section of a service page, or a heading ECON's pruning
+    left of the container; else None (the body is the page's article, whatever its type)."""
+    container = main_container(page, found.source)
     if container is None or weighted_length(rendered.text) \
             >= FRAGMENT_BOUND * weighted_length(container.text_content()):
         return None
-    region = _main_text(page, meta, found, noise, container)
+    region = _main_text(page, meta, found, noise)
     return region if text_share(rendered.text, region[1]) < FRAGMENT_SHARE else None
 
 
 def _prose_region(page: Page, meta: Metadata, found: ArticleContent, rendered: Rendered,
-                  noise: list[HtmlElement], main: HtmlElement | None = None
-                  ) -> tuple[ArticleContent, str] | None:
+                  noise: list[HtmlElement]) -> tuple[ArticleContent, str] | None:
     """The page's main region and its text when what the region holds beside ECON's body
     (not under the page's title) is prose (`mainregion.rest_is_prose`: few links, a sentence
     mark every few lines) and the body keeps under
     SPREAD_TEXT_SHARE of the region's text: the body is one section of a landing page or one
     entry of a guide, whatever the page's type; else None. An article's region holds links
-    beside its body (teasers, blogrolls). `main` is the page's main container when the
-    caller has found it."""
-    if not rest_is_prose(page, found.source, noise, main):
+    beside its body (teasers, blogrolls)."""
+    if not rest_is_prose(page, found.source, noise):
         return None
-    region = _main_text(page, meta, found, noise, main)
+    region = _main_text(page, meta, found, noise)
     return region if text_share(rendered.text, region[1]) < SPREAD_TEXT_SHARE else None
 
 

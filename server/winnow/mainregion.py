@@ -96,12 +96,28 @@ PROSE_MARK_CHARS = 200
 pages), a wall of words or a list of names none."""
 
 
-def main_container(page: Page, near: HtmlElement | None = None,
-                   stats: econ.TreeStats | None = None) -> HtmlElement | None:
+MAIN_CONTAINERS = "main_containers"
+"""`page.derived` key of the page's main containers found so far, by the `near` asked with."""
+
+
+def main_container(page: Page, near: HtmlElement | None = None) -> HtmlElement | None:
     """The page's main container: the main element (MAIN_XPATH) holding `near` (the body
     ECON chose) when there is one, else the largest; a lone `<article>` when the page has
-    none; None when the page names no main container."""
-    stats = stats or page_stats(page)
+    none; None when the page names no main container. Found once per page and `near`: the
+    landing-page, fragment and main-text readings of one body all ask (memoized in
+    `page.derived`, keyed by `near`, which the memo keeps alive)."""
+    memo: dict[int | None, tuple[HtmlElement | None, HtmlElement | None]] = \
+        page.derived.setdefault(MAIN_CONTAINERS, {})
+    key = None if near is None else id(near)
+    known = memo.get(key)
+    if known is None or known[0] is not near:
+        known = memo[key] = (near, _find_main_container(page, near))
+    return known[1]
+
+
+def _find_main_container(page: Page, near: HtmlElement | None) -> HtmlElement | None:
+    """`main_container`, found."""
+    stats = page_stats(page)
     mains = _mains(stats)
     if near is not None:
         holding = [el for el in mains if el is near or el in near.iterancestors()]
@@ -174,37 +190,34 @@ def body_share(page: Page, body: HtmlElement, noise: Sequence[HtmlElement] = ())
     stats = page_stats(page)
     if body not in stats.index:
         return 1.0
-    main = main_container(page, body, stats)
+    main = main_container(page, body)
     start = stats.index[page.body if main is None else main]
     region = stats.chars[start] - sum(stats.chars[i] for i in _furniture(stats, start, noise))
     return min(1.0, stats.chars[stats.index[body]] / region) if region > 0 else 1.0
 
 
-def rest_is_prose(page: Page, body: HtmlElement, noise: Sequence[HtmlElement] = (),
-                  main: HtmlElement | None = None) -> bool:
+def rest_is_prose(page: Page, body: HtmlElement, noise: Sequence[HtmlElement] = ()) -> bool:
     """Whether the main region's text outside `body` (the main container around it, or the
     page's body, less its furniture and the given noise) is prose: link density under
     PROSE_REST_LINKS and a sentence mark outside links at least every PROSE_MARK_CHARS
     characters outside links. What a prose page's region holds beside one section is more
     prose; what an article's region holds beside its body is mostly links (blogrolls,
     teasers, tag clouds the furniture names missed). False when `body` is not in the region
-    or the region holds nothing else. `main` is the main container around `body` when the
-    caller has found it."""
-    rest = _rest_counts(page, body, noise, main)
+    or the region holds nothing else."""
+    rest = _rest_counts(page, body, noise)
     if rest is None or rest[0] <= 0 or rest[1] >= PROSE_REST_LINKS * rest[0]:
         return False
     return rest[0] - rest[1] <= PROSE_MARK_CHARS * rest[2]
 
 
-def _rest_counts(page: Page, body: HtmlElement, noise: Sequence[HtmlElement],
-                 main: HtmlElement | None) -> tuple[int, int, int] | None:
+def _rest_counts(page: Page, body: HtmlElement,
+                 noise: Sequence[HtmlElement]) -> tuple[int, int, int] | None:
     """Characters, link characters and sentence marks outside links of the main region's
     text outside `body`; None when `body` is not inside the region."""
     stats = page_stats(page)
     if body not in stats.index:
         return None
-    if main is None:
-        main = main_container(page, body, stats)
+    main = main_container(page, body)
     root = page.body if main is None else main
     start, inner = stats.index[root], stats.index[body]
     if not start < inner < stats.end[start]:
