@@ -85,7 +85,7 @@ from typing import Any
 
 from selectroutes import cache_file
 from selecttypes import CANDIDATES, cached_data, fold_of, out_of_fold
-from train_models import ARTICLE_SETS, page_key
+from train_models import ARTICLE_SETS, page_key, page_score
 from winnow import evaluation as ev
 from winnow.pagetype import MIN_TYPED_CHARS, PAGE_TYPES, PageType, page_type_of
 from winnow.quality import text_features
@@ -100,14 +100,6 @@ MARGINS = (0.0, 0.02, 0.05, 0.1, 0.2, 0.4)
 SENTENCE_END = re.compile(r"[.!?:;\"')\]]$")
 
 Reading = dict[str, Any]
-
-
-def page_f1(case: ev.Case, text: str) -> float:
-    """The page's F1 by its set's metric."""
-    if ev.set_metric(case.set) == "word":
-        return ev.word_f1(case.gold, text)[2]
-    counts = ev.page_counts(case.gold, text)
-    return ev.f1(ev.precision(counts), ev.recall(counts))
 
 
 def scored_reading(case: ev.Case, page_type: PageType) -> tuple[str, float, dict[str, float]]:
@@ -151,7 +143,7 @@ def readings() -> list[Reading]:
             "shipped": ranked[0] != "article" and page_type_of(p, row).sure,
             "typed": math.log1p(MIN_TYPED_CHARS) <= row["log_chars"],
             "fold": fold_of(domain, 0), "reader": reader, "acted": acted,
-            "f1_reader": page_f1(case, reader), "f1_acted": page_f1(case, acted),
+            "f1_reader": page_score(case, reader), "f1_acted": page_score(case, acted),
             "q_reader": q_reader, "q_acted": q_acted, "qf_reader": f_reader,
             "qf_acted": f_acted})
     path.parent.mkdir(parents=True, exist_ok=True)

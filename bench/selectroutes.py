@@ -75,7 +75,7 @@ from pathlib import Path
 
 from evaluate import REPO_DIR
 from selecttypes import CANDIDATES, FOLDS, cached_data, fold_of, out_of_fold
-from train_models import ARTICLE_SETS, PagetypeData, page_key
+from train_models import ARTICLE_SETS, PagetypeData, page_key, page_score
 from winnow import evaluation as ev
 from winnow.pagetype import (
     MIN_TYPE_PROBABILITY,
@@ -117,10 +117,7 @@ def page_f1(case: ev.Case, probabilities: dict[str, float], sure: bool) -> float
     with these probabilities, its label acted on (`sure`)."""
     label = max(PAGE_TYPES, key=lambda t: probabilities[t])
     text, _ = ev.extract_text(case.html, case.url, PageType(label, probabilities, sure))
-    if ev.set_metric(case.set) == "word":
-        return ev.word_f1(case.gold, text)[2]
-    counts = ev.page_counts(case.gold, text)
-    return ev.f1(ev.precision(counts), ev.recall(counts))
+    return page_score(case, text)
 
 
 def route_costs(data: PagetypeData, probabilities: list[dict[str, float]],

@@ -192,8 +192,9 @@ def train_pagetype() -> None:
 # --- the quality estimate -------------------------------------------------------------------
 
 def page_score(case: ev.Case, text: str) -> float:
-    """The page's F1: WCXB's word F1 on wcxb, the shingle F1 of the page elsewhere."""
-    if case.set == "wcxb":
+    """The page's F1 by its set's metric: WCXB's word F1 on wcxb, the shingle F1 of the page
+    elsewhere."""
+    if ev.set_metric(case.set) == "word":
         return ev.word_f1(case.gold, text)[2]
     counts = ev.page_counts(case.gold, text)
     return ev.f1(ev.precision(counts), ev.recall(counts))
