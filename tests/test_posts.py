@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from datetime import UTC, datetime
 
 import lxml.html
@@ -578,3 +579,19 @@ def test_an_unsigned_record_holding_only_a_counter_is_no_post() -> None:
                '<div class="content"><p>0</p></div></div></div>')
     result = winnow.extract(forum(POSTS, between=counter), now=NOW)
     assert [p.author for p in result.posts] == ["ann", "bob", "cy"]
+
+
+def test_a_thread_extraction_leaves_no_reference_cycles() -> None:
+    """A page's objects are freed by refcounting when its extraction returns: a cycle (a post
+    record's view pointing back at itself) kept the whole tree alive until the cyclic
+    collector ran, growing a long-lived process's oldest generation."""
+    html = forum(POSTS)
+    gc.collect()
+    gc.disable()
+    try:
+        result = winnow.extract(html, "https://forum.example/t/1", now=NOW)
+        del result
+        found = gc.collect()
+    finally:
+        gc.enable()
+    assert found == 0

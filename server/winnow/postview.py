@@ -43,8 +43,8 @@ class RecordView:
                 adjust[a] = adjust.get(a, 0) - self.base_len(r)
                 a = dom.tree.parents[a]
         self.adjust = adjust
-        self.hidden = _Masked(self)
-        self.text_len = _NestedLength(self)
+        self.hidden = _Masked(dom.hidden, self.local_hidden, kept, self.ends)
+        self.text_len = _NestedLength(dom.text_len, self.local_len, adjust, kept, self.ends)
 
     def _unfold(self, record: Sequence[int]) -> None:
         """Visibility and text lengths inside a collapsed record, as if it were shown."""
@@ -71,24 +71,41 @@ class RecordView:
         return self.dom.text_len[v] if local is None else local
 
     def in_nested(self, v: int) -> bool:
-        i = bisect_right(self.starts, v) - 1
-        return i >= 0 and v < self.ends[i]
+        return _in_nested(self.starts, self.ends, v)
+
+
+def _in_nested(starts: Sequence[int], ends: Sequence[int], v: int) -> bool:
+    """Whether node `v` lies in one of the nested records spanning `starts[i]:ends[i]`."""
+    i = bisect_right(starts, v) - 1
+    return i >= 0 and v < ends[i]
 
 
 class _Masked:
-    def __init__(self, view: RecordView) -> None:
-        self.view = view
+    """`RecordView.hidden`. It holds the view's parts, not the view: a mask pointing back at
+    its view made every view a reference cycle, which kept the page's whole tree (the DOM
+    arrays and the lxml document) alive until the cyclic garbage collector ran."""
+
+    def __init__(self, hidden: Sequence[bool], local: dict[int, bool], starts: Sequence[int],
+                 ends: Sequence[int]) -> None:
+        self.hidden, self.local, self.starts, self.ends = hidden, local, starts, ends
 
     def __getitem__(self, v: int) -> bool:
-        return self.view.base_hidden(v) or (bool(self.view.starts) and self.view.in_nested(v))
+        local = self.local.get(v)
+        if self.hidden[v] if local is None else local:
+            return True
+        return bool(self.starts) and _in_nested(self.starts, self.ends, v)
 
 
 class _NestedLength:
-    def __init__(self, view: RecordView) -> None:
-        self.view = view
+    """`RecordView.text_len`; like `_Masked`, it holds the view's parts, not the view."""
+
+    def __init__(self, text_len: Sequence[int], local: dict[int, int], adjust: dict[int, int],
+                 starts: Sequence[int], ends: Sequence[int]) -> None:
+        self.text_len, self.local, self.adjust = text_len, local, adjust
+        self.starts, self.ends = starts, ends
 
     def __getitem__(self, v: int) -> int:
-        view = self.view
-        if view.starts and view.in_nested(v):
+        if self.starts and _in_nested(self.starts, self.ends, v):
             return 0
-        return view.base_len(v) + view.adjust.get(v, 0)
+        local = self.local.get(v)
+        return (self.text_len[v] if local is None else local) + self.adjust.get(v, 0)
