@@ -243,3 +243,38 @@ def test_two_posts_repeating_the_title_line_are_a_thread_on_an_article_page() ->
     result = extract_page(page)
     assert result.kind == "thread"
     assert [p.author for p in result.posts] == ["chunix", "nl6720"]
+
+
+def _signed_cards(authors: list[str]) -> str:
+    """Dated cards with a blurb each, signed by `authors` in turn."""
+    blurbs = ("The harbour wall was rebuilt after the winter storms broke it in two places.",
+              "A new ferry line links the islands twice a day from the spring onwards.",
+              "The old lighthouse opens to visitors again after ten years of repairs.",
+              "Fishermen sell their catch on the quay each morning before the market.",
+              "The town council votes on the plan for the seafront promenade next week.")
+    return "".join(
+        f'<div class="post"><a class="username" href="/members/{name}.{i}/">{name}</a>'
+        f'<time datetime="2025-11-0{i}T10:00:00Z">Nov {i}, 2025</time>'
+        f'<div class="content"><p>{text} {text} {text}</p></div></div>'
+        for i, (name, text) in enumerate(zip(authors, blurbs, strict=True), 1))
+
+
+def test_records_all_by_one_author_on_an_article_page_are_no_thread(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An article page's rail of its writer's other stories, each signed with the same name,
+    is no discussion: the page stays an article (with different names, a thread)."""
+    story = ("The harbour master said the new moorings would be ready by the summer. "
+             "Boats have waited for a berth since the storms, and owners are pleased.")
+    article = PageType("article", {"article": 0.95, "forum": 0.05}, sure=True)
+    monkeypatch.setattr(extractor, "classify", lambda page: article)
+
+    def page(authors: list[str]) -> str:
+        return ("<html><head><title>Moorings ready by summer</title></head><body><article>"
+                f"<h1>Moorings ready by summer</h1><p>{story}</p></article>"
+                f"<div class='more'>{_signed_cards(authors)}</div></body></html>")
+
+    assert extract(page(["ann", "bob", "cy", "dee", "eve"]),
+                   "https://harbour.example/news/1").kind == "thread"
+    result = extract(page(["ann"] * 5), "https://harbour.example/news/1")
+    assert result.kind == "article" and result.article is not None
+    assert "new moorings" in result.article.text

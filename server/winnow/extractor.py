@@ -134,8 +134,10 @@ def extract_page(page: Page, template: Template | None = None,
         meta.dir = text_direction(page, found.source)
     role = readerless_records(role, page_type, thread is not None and thread.review_hint())
     if role == "thread" and thread is not None \
-            and _listed(page, meta, thread, page_type, noise):
-        thread = None  # a listing's signed items: ECON runs again, the records in the page
+            and (reader_type == "article" and thread.one_voice()
+                 or _listed(page, meta, thread, page_type, noise)):
+        thread = None  # a listing's signed items or an article's list of its writer's
+        # stories: ECON runs again, the records in the page
         found, rendered, role = _article_beside(page, meta, noise, None, retry, forum)
     clock.lap("extract")
     titled = found is not None and _under_heading(found.source, meta.heading)

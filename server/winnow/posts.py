@@ -112,6 +112,11 @@ class PageContext:
     with_ids: bool = True
 
 
+MIN_ONE_VOICE_POSTS = 4
+"""Records that all name one author, from this many on, are that author's list of stories
+(`Thread.one_voice`); fewer may be a post and its writer's replies."""
+
+
 @dataclass
 class Thread:
     """The posts of a page's main record region, and the elements the records span (what
@@ -149,6 +154,13 @@ class Thread:
                 and sum(1 for post in self.posts if _has_words(post)) < MIN_THREAD_POSTS:
             return False
         return are_posts(self.post_chars(), self.authored())
+
+    def one_voice(self) -> bool:
+        """True when MIN_ONE_VOICE_POSTS records or more all name one and the same author:
+        a list of that author's stories (the "more from this writer" rail under an
+        article), not a discussion, where several people write."""
+        authors = {" ".join((post.author or "").casefold().split()) for post in self.posts}
+        return len(self.posts) >= MIN_ONE_VOICE_POSTS and len(authors) == 1 and "" not in authors
 
     def comment_hint(self) -> bool:
         """True when a record or an ancestor of the region is named for comments."""
