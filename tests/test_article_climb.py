@@ -123,3 +123,22 @@ def test_the_fields_of_a_prose_entry_stay_with_it() -> None:
     assert found is not None
     text = found.content.text_content()
     assert "Lower East Side 3" in text and "Entry 3." in text
+
+
+def test_a_heading_alone_in_its_wrappers_labels_the_block_after_them() -> None:
+    """A page builder's heading module (the heading the only text of two wrappers) above a
+    text module with sentences is a subheading of the article, not a label Joint-para
+    prunes for its lack of punctuation; one above an empty block still goes."""
+    first = "".join(f"<p>{SENTENCE} One {k}.</p>" for k in range(4))
+    second = "".join(f"<p>{SENTENCE} Two {k}.</p>" for k in range(4))
+    page = page_of("<div class='post'>"
+                   f"<div class='text'>{first}</div>"
+                   "<div class='heading'><div class='inner'><h2>Where the money goes</h2>"
+                   f"</div></div><div class='text'>{second}</div>"
+                   "<div class='heading'><div class='inner'><h2>Share this story</h2>"
+                   "</div></div><div class='buttons'><a href='/s'>Mail</a></div></div>")
+    found = article.extract_once(page)
+    assert found is not None
+    text = found.content.text_content()
+    assert "Where the money goes" in text and "Two 3." in text
+    assert "Share this story" not in text

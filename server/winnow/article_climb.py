@@ -70,6 +70,11 @@ RECORD_REACH = 4
 it that entry's field (see `_record_field`)."""
 
 
+HEADING_WRAPPER_LEVELS = 3
+"""Levels of wrappers holding nothing but a heading through which it still labels the block
+that follows them (see `_wrapper_heads_content`)."""
+
+
 MAX_LINK_DENSITY = 0.5
 SHORT_PAGE_CHARS = 500
 """A page whose longest text-para is shorter than this is a short page (ECON IV.C)."""
@@ -121,10 +126,26 @@ def _heads_content(stats: TreeStats, i: int) -> bool:
     while stats.tags[after] in HEADING_TAGS:
         after = stats.end[after]
         if after >= len(stats.elements) or stats.parent[after] != stats.parent[i]:
-            return False
+            return after == stats.end[i] and _wrapper_heads_content(stats, i)
         if stats.excluded[after]:
             return False
     return after != i and stats.content_punc(after) > 0
+
+
+def _wrapper_heads_content(stats: TreeStats, i: int) -> bool:
+    """A heading that is all the text of its wrappers (up to HEADING_WRAPPER_LEVELS: a page
+    builder's heading module) labels the block after the outermost of them, when that block
+    has sentences."""
+    node = i
+    for _ in range(HEADING_WRAPPER_LEVELS):
+        parent = stats.parent[node]
+        if parent <= 0 or stats.content_chars(parent) != stats.content_chars(i):
+            return False
+        node = parent
+        after = stats.end[node]
+        if after < len(stats.elements) and stats.parent[after] == stats.parent[node]:
+            return not stats.excluded[after] and stats.content_punc(after) > 0
+    return False
 
 
 def _list_item(stats: TreeStats, i: int) -> bool:
