@@ -142,3 +142,18 @@ def test_a_heading_alone_in_its_wrappers_labels_the_block_after_them() -> None:
     text = found.content.text_content()
     assert "Where the money goes" in text and "Two 3." in text
     assert "Share this story" not in text
+
+
+def test_a_heading_labels_the_paragraphs_past_a_figure_without_text() -> None:
+    """A subheading, then a photo without a caption, then the section's paragraphs: the
+    heading labels them (a block with no text between is no end of the section)."""
+    first = "".join(f"<p>{SENTENCE} One {k}.</p>" for k in range(4))
+    second = "".join(f"<p>{SENTENCE} Two {k}.</p>" for k in range(4))
+    page = page_of(f"<div class='post'>{first}<figure><img src='/hall.png'></figure>"
+                   "<h2>Where the money goes</h2>"
+                   "<figure><img src='/budget.png'></figure>"
+                   f"<div class='section'>{second}</div></div>")
+    found = article.extract_once(page)
+    assert found is not None
+    text = found.content.text_content()
+    assert "Where the money goes" in text and "Two 3." in text

@@ -119,17 +119,20 @@ def summary_node(stats: TreeStats, heading: int | None = None) -> Climb | None:
 
 
 def _heads_content(stats: TreeStats, i: int) -> bool:
-    """A heading followed (past further headings) by a block with sentences labels that
+    """A heading followed (past further headings and blocks without text: a figure, a
+    spacer) by a block with sentences labels that
     block: Joint-para must not prune it for its own lack of punctuation (a subheading above
     a list or a table)."""
+    if stats.tags[i] not in HEADING_TAGS:
+        return False
     after = i
-    while stats.tags[after] in HEADING_TAGS:
+    while after == i or stats.tags[after] in HEADING_TAGS or not stats.chars[after]:
         after = stats.end[after]
         if after >= len(stats.elements) or stats.parent[after] != stats.parent[i]:
             return after == stats.end[i] and _wrapper_heads_content(stats, i)
         if stats.excluded[after]:
             return False
-    return after != i and stats.content_punc(after) > 0
+    return stats.content_punc(after) > 0
 
 
 def _wrapper_heads_content(stats: TreeStats, i: int) -> bool:
