@@ -34,3 +34,26 @@ def test_a_documents_own_link_list_between_its_paragraphs_stays() -> None:
     main = (f"<div><p>{SENTENCE}</p><ul><li><a href='/a'>Alpha</a></li>"
             f"<li><a href='/b'>Beta</a></li></ul><p>{SENTENCE}</p></div>")
     assert "Alpha" in _region_text(main)
+
+
+def test_a_stray_link_beside_the_blocks_does_not_make_a_line() -> None:
+    """A "Back to top" link among the container's blocks leaves it a stack of blocks: the
+    version switcher above the document still goes; a paragraph's own links stay."""
+    main = ("<div class='switcher'><ul><li><a href='/en/'>en</a></li><li><a href='/fr/'>fr</a>"
+            "</li></ul><ul><li><a href='/5.0/'>5.0</a></li><li><a href='/4.2/'>4.2</a></li></ul>"
+            f"</div><article><h1>Budget</h1><p>{SENTENCE}</p><p>See <a href='/x'>the plan</a>"
+            " too.</p></article><a href='#top'>Back to top</a>")
+    kept = _region_text(main)
+    assert "council" in kept and "the plan" in kept and "Budget" in kept
+    for gone in ("5.0", "fr", "Back to top"):
+        assert gone not in kept
+
+
+def test_an_unclosed_named_anchor_is_the_text_it_wraps() -> None:
+    """An `<a name>` left open wraps the document's last sections: its text counts as links,
+    yet it is no link line."""
+    paragraphs = f"<p>{SENTENCE}</p>" * 4
+    main = (f"<div class='doc'>{paragraphs}<a name='more'><h2>More</h2><p>"
+            "Closing words.</p></a></div><a href='#top'>Back to top</a>")
+    kept = _region_text(main)
+    assert "Closing words" in kept and "More" in kept

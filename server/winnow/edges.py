@@ -16,7 +16,7 @@ from __future__ import annotations
 from winnow.article_candidates import children, text_of
 from winnow.article_trim import LEGAL_NOTICE_RE, MAX_NOTICE_CHARS, TAIL_LINK_DENSITY
 from winnow.econ import TreeStats
-from winnow.page import HEADING_TAGS, HtmlElement
+from winnow.page import HEADING_TAGS
 from winnow.tidy import is_dateline
 
 EDGE_DEPTH = 6
@@ -29,6 +29,10 @@ MAX_LINK_LINE_PUNC = 1
 MAX_NOTICE_PUNC = 3
 """Punctuation marks outside links a dated line or a legal notice holds at most ("Last
 updated on March 5, 2025", "© 2025 Name. All rights reserved."): more are sentences."""
+
+LINE_SHARE = 0.5
+"""Share of an element's text its inline parts (own text, tails, inline children) make, at
+least, for the element to be a line of text rather than a stack of blocks."""
 
 TEXT_LINE_TAGS = frozenset({"a", "span", "em", "strong", "b", "i", "u", "code", "kbd", "small",
                             "sub", "sup", "abbr", "time", "img", "br", "q", "cite", "mark", "s",
@@ -44,7 +48,7 @@ def edge_furniture(stats: TreeStats, start: int, drop: set[int]) -> list[int]:
     for forward in (True, False):
         node = start
         for _ in range(EDGE_DEPTH):
-            if _holds_inline_text(stats.elements[node]):
+            if _holds_inline_text(stats, node):
                 break  # a paragraph's own links and spans are its words
             kids = [k for k in children(stats, node) if k not in drop and stats.chars[k]]
             inner = None
@@ -60,16 +64,30 @@ def edge_furniture(stats: TreeStats, start: int, drop: set[int]) -> list[int]:
     return sorted(set(found))
 
 
-def _holds_inline_text(el: HtmlElement) -> bool:
-    """Whether an element writes text of its own or holds inline elements: a line of text,
-    not a stack of blocks."""
-    if (el.text or "").strip():
-        return True
-    return any((child.tail or "").strip() or child.tag in TEXT_LINE_TAGS for child in el)
+def _holds_inline_text(stats: TreeStats, i: int) -> bool:
+    """Whether element `i` is a line of text, not a stack of blocks: its own text, its
+    children's tails and its inline children (TEXT_LINE_TAGS) make at least LINE_SHARE of its
+    text. A stray link beside a container's blocks ("Back to top") leaves it a stack."""
+    el = stats.elements[i]
+    inline = len((el.text or "").strip())
+    holds_inline = bool(inline)
+    for child in el:
+        tail = len((child.tail or "").strip())
+        inline += tail
+        if child.tag in TEXT_LINE_TAGS:
+            inline += stats.chars[stats.index[child]] if child in stats.index else 0
+            holds_inline = True
+        holds_inline = holds_inline or bool(tail)
+    return holds_inline and inline >= LINE_SHARE * stats.chars[i]
 
 
 def _is_edge_furniture(stats: TreeStats, i: int) -> bool:
-    """A link line without sentences, a short dated line or a short legal notice."""
+    """A link line without sentences, a short dated line or a short legal notice. An anchor
+    without a target wrapping blocks is a named anchor left open (`<a name>` never closed),
+    whose text the parser counts as links: it is the text it wraps."""
+    if stats.tags[i] == "a" and stats.elements[i].get("href") is None \
+            and any(child.tag not in TEXT_LINE_TAGS for child in stats.elements[i]):
+        return False
     if stats.link_density(i) > TAIL_LINK_DENSITY and stats.content_punc(i) <= MAX_LINK_LINE_PUNC:
         return True
     if stats.chars[i] > MAX_NOTICE_CHARS or stats.content_punc(i) > MAX_NOTICE_PUNC:
