@@ -510,6 +510,22 @@ def test_mathml_formula_is_content_without_punctuation() -> None:
     assert "x=42" in article_text(f"<div><p>{SENTENCE}</p>{formula}<p>{SENTENCE}</p></div>")
 
 
+def test_short_code_block_is_content_on_a_page_leaning_to_documentation() -> None:
+    """On a page leaning to documentation (`PageHints.keep_code`), a one-line command in a
+    preformatted block has no punctuation, yet it is the article's content; a link-heavy one
+    stays navigation. Elsewhere Joint-para prunes it as before."""
+    code = "<pre><code><span>pip</span><span> install</span><span> widget</span></code></pre>"
+    links = "<pre><a href='/a'>home</a> <a href='/b'>about</a></pre>"
+    body = f"<div><p>{SENTENCE}</p>{code}<p>{SENTENCE}</p>{links}</div>"
+    found = article.extract_article(parse_page(f"<html><body>{body}</body></html>"),
+                                    article.PageHints(keep_code=True))
+    assert found is not None
+    text = found.content.text_content()
+    assert "pip install widget" in text
+    assert "about" not in text
+    assert "pip install widget" not in article_text(body)
+
+
 def test_body_split_around_a_wrapper_is_one_article() -> None:
     """A "read all" wrapper holding most paragraphs does not cut off the ones before it."""
     para = f"<div class='para'>{SENTENCE}</div>"

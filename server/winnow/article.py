@@ -85,6 +85,9 @@ class PageHints:
 
     title_heading: HtmlElement | None = None
     template_noise: Sequence[HtmlElement] = ()
+    keep_code: bool = False
+    """The page leans to documentation: its preformatted blocks of plain text (commands,
+    listings) are content, not Joint-para's noise (`article_climb.summary_node`)."""
 
 
 @dataclass(frozen=True)
@@ -198,7 +201,7 @@ def extract_once(page: Page, hints: PageHints | None = None,
     econ.exclude_subtrees(stats, roots)
     if heading is not None and stats.excluded[heading]:
         heading = None
-    found = summary_node(stats, heading if rules.short_page else None)
+    found = summary_node(stats, heading if rules.short_page else None, hints.keep_code)
     if found is None:
         return None
     summary, snippet, pruned, snippet_chars, near_heading = found

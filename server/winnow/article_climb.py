@@ -94,19 +94,23 @@ class Climb(NamedTuple):
     heading, the climb would have found the same nodes otherwise."""
 
 
-def summary_node(stats: TreeStats, heading: int | None = None) -> Climb | None:
+def summary_node(stats: TreeStats, heading: int | None = None,
+                 keep_code: bool = False) -> Climb | None:
     """ECON's summary-node, snippet-node, Joint-para's pruned nodes and the snippet's prose
     characters, backtracking on link-free punctuation with a density stop.
 
     On short pages (the paper's weak spot) a sidebar's "about me" is often longer than the
     story; there, with the title's heading known, the snippet is the longest text-para in
-    the smallest container around the heading that holds one.
+    the smallest container around the heading that holds one. With `keep_code` (a page
+    leaning to documentation), Joint-para prunes no preformatted block of plain text
+    (`_in_code`).
     """
     paras = econ.text_node_sets(stats)
     kept, pruned = econ.joint_para(paras)
     records: dict[int, bool] = {}
     pruned = [i for i in pruned if not _heads_content(stats, i) and not _list_item(stats, i)
-              and not _in_formula(stats, i) and not _record_field(stats, i, records)]
+              and not _in_formula(stats, i) and not (keep_code and _in_code(stats, i))
+              and not _record_field(stats, i, records)]
     near: list[econ.TextPara] = []
     if heading is not None and kept and max(map(prose_chars, kept)) < SHORT_PAGE_CHARS:
         near = _near(stats, kept, heading)
@@ -190,6 +194,19 @@ def _in_formula(stats: TreeStats, i: int) -> bool:
     """Parts of a MathML formula are content without punctuation: the formula is text."""
     while i > 0:
         if stats.tags[i] == "math":
+            return True
+        i = stats.parent[i]
+    return False
+
+
+def _in_code(stats: TreeStats, i: int) -> bool:
+    """A preformatted block (or a part of one) of plain text is code or a listing: content
+    without punctuation ("npm install x", a shell command), as a formula is. Only a
+    link-heavy one is navigation."""
+    if stats.link_density(i) > MAX_LINK_DENSITY:
+        return False
+    while i > 0:
+        if stats.tags[i] == "pre":
             return True
         i = stats.parent[i]
     return False

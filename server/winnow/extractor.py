@@ -75,6 +75,12 @@ of its region's rendered text) from which ECON's body is surely no fragment of i
 is then neither built nor rendered (`_fragment_region`). Twice FRAGMENT_SHARE, so that the
 title and alt texts a rendering adds never matter."""
 
+CODE_LEAN = 0.2
+"""Documentation probability from which a page's preformatted blocks of plain text are
+content on the article path (`PageHints.keep_code`): a fair chance of a manual's page, whose
+commands and listings carry no punctuation (a page surely documentation takes the
+documentation route, which keeps them anyway)."""
+
 EXCERPT_CHARS = 200
 """Length of the excerpt taken from the body when the page has no description."""
 
@@ -125,11 +131,12 @@ def extract_page(page: Page, template: Template | None = None,
     estimates = _Estimates(page, page_type)
     retry = _learned_retry(page, meta, estimates) if learned_retry else needs_retry
     forum = reader_type == "forum"
-    found, rendered, role = _article_beside(page, meta, noise, thread, retry, forum)
+    code = page_type.probability("documentation") >= CODE_LEAN
+    found, rendered, role = _article_beside(page, meta, noise, thread, retry, forum, code)
     container = template.container if template is not None else None
     if found is not None and container is not None and strays(found.source, container):
         found, rendered, role = _article_beside(page, meta, noise + outside(container, page.body),
-                                                thread, retry, forum)
+                                                thread, retry, forum, code)
     if found is not None:
         meta.dir = text_direction(page, found.source)
     role = readerless_records(role, page_type, thread is not None and thread.review_hint())
@@ -138,7 +145,7 @@ def extract_page(page: Page, template: Template | None = None,
                  or _listed(page, meta, thread, page_type, noise)):
         thread = None  # a listing's signed items or an article's list of its writer's
         # stories: ECON runs again, the records in the page
-        found, rendered, role = _article_beside(page, meta, noise, None, retry, forum)
+        found, rendered, role = _article_beside(page, meta, noise, None, retry, forum, code)
     clock.lap("extract")
     titled = found is not None and _under_heading(found.source, meta.heading)
     kind: PageKind = "thread" if role in ("thread", "opened") else "article" \
@@ -326,17 +333,19 @@ def _whole_document(page: Page, meta: Metadata, found: ArticleContent,
 
 def _article_beside(page: Page, meta: Metadata, noise: list[HtmlElement],
                     thread: Thread | None, retry: RetryTrigger = needs_retry,
-                    forum: bool = False
+                    forum: bool = False, code: bool = False
                     ) -> tuple[ArticleContent | None, Rendered | None, ThreadRole]:
     """ECON's article with the records left out, rendered, and the records' role (`forum`:
-    the page type says forum, see `router.thread_role`); when the records are neither a
-    thread nor comments, ECON runs again on the whole page."""
+    the page type says forum, see `router.thread_role`; `code`: it leans to documentation,
+    see `PageHints.keep_code`); when the records are neither a thread nor comments, ECON
+    runs again on the whole page."""
     found = extract_article(page, PageHints(meta.heading, noise + (thread.elements
-                                                                   if thread else [])), retry)
+                                                                   if thread else []), code),
+                            retry)
     rendered = _render(found, page, meta)
     role = _thread_role(thread, found, rendered, meta, forum)
     if thread is not None and role == "none":
-        found = extract_article(page, PageHints(meta.heading, noise), retry)
+        found = extract_article(page, PageHints(meta.heading, noise, code), retry)
         rendered = _render(found, page, meta)
     return found, rendered, role
 
