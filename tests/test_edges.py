@@ -57,3 +57,14 @@ def test_an_unclosed_named_anchor_is_the_text_it_wraps() -> None:
             "Closing words.</p></a></div><a href='#top'>Back to top</a>")
     kept = _region_text(main)
     assert "Closing words" in kept and "More" in kept
+
+
+def test_a_list_of_links_under_its_own_heading_at_the_end_stays() -> None:
+    """A wiki page's last section is a list of links under its heading: the heading labels
+    it as the document's text; the link line after it still goes."""
+    main = (f"<div class='doc'><p>{SENTENCE}</p><h2>Further reading</h2><ul>"
+            "<li><a href='/a'>Tuning guide</a></li><li><a href='/b'>Planner notes</a></li></ul>"
+            "<div><a href='/prev'>Previous</a> | <a href='/next'>Next</a></div></div>")
+    kept = _region_text(main)
+    assert "Tuning guide" in kept and "Further reading" in kept
+    assert "Previous" not in kept

@@ -6,9 +6,10 @@ category links, "Last updated on ..." stamps and the copyright line. These are t
 structure and text statistics: from each end of the region inward, a block that is mostly
 links without sentences, a short line holding a date and little else or a short legal
 notice is furniture, up to the first block that is none of these; headings are passed over
-(they stay), and the first block of text is entered when it is a wrapper of blocks, to trim
-its own edges. ECON's body has the same trimming along its path to
-the snippet (`article_trim.leading_noise`, `trailing_noise`). Pure: no I/O.
+(they stay), except that at the end a heading stops the trimming and keeps the block it
+labels (a wiki's section of links is its text); the first block of text is entered when it
+is a wrapper of blocks, to trim its own edges. ECON's body has the same trimming along its
+path to the snippet (`article_trim.leading_noise`, `trailing_noise`). Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -52,12 +53,17 @@ def edge_furniture(stats: TreeStats, start: int, drop: set[int]) -> list[int]:
                 break  # a paragraph's own links and spans are its words
             kids = [k for k in children(stats, node) if k not in drop and stats.chars[k]]
             inner = None
+            level: list[int] = []
             for k in kids if forward else reversed(kids):
                 if _is_edge_furniture(stats, k):
-                    found.append(k)
+                    level.append(k)
                 elif stats.tags[k] not in HEADING_TAGS:
                     inner = k
                     break
+                elif not forward and level:
+                    level.pop()  # the links a heading labels are its section, not furniture
+                    break
+            found.extend(level)
             if inner is None:
                 break
             node = inner
