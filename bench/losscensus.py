@@ -11,7 +11,7 @@ its words are charged to the stage that lost them:
 
 - `trim:<rule>`: inside the chosen body (`CONTENT_ROOT`) but in a subtree an
   `article.extract_once` rule dropped (pruned, outside, excluded, link_lists, trailing,
-  leading, comments, ad_labels, twins), replayed here with labels;
+  leading, comments, ad_labels, twins: `article.choose_body` names them);
 - `render`: inside the body, not dropped by the article stage, still not in the text
   (tidy.py and render.py drops: captions, bylines, datelines, controls, hidden text);
 - `names`/`teasers`: outside the body, under a root `noise_roots` excluded by class and id
@@ -59,32 +59,16 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lxml import etree
 from lxml.html import HtmlElement
-from winnow import econ
 from winnow import evaluation as ev
-from winnow.article import LADDER, PageHints, Rules, page_stats
+from winnow.article import LADDER, PageHints, choose_body, page_stats
 from winnow.article_candidates import noise_roots, teaser_lists
-from winnow.article_climb import summary_node
-from winnow.article_lead import lead_blocks
-from winnow.article_trim import (
-    MIN_TWIN_CHARS,
-    ad_labels,
-    comments_section,
-    excluded_roots,
-    join_parts,
-    leading_noise,
-    link_lists,
-    trailing_noise,
-    twin_blocks,
-)
-from winnow.econ import TreeStats
 from winnow.extractor import CONTENT_ROOT, extract_page
 from winnow.metadata import extract_metadata
-from winnow.page import Page, PageError, parse_page
+from winnow.page import PageError, parse_page
 
 CLIMB_REACH = 3
 """Levels above the body within which missing text counts as the climb's (stopped short)."""
@@ -134,40 +118,6 @@ def token_stream(body: HtmlElement) -> Stream:
         for i in range(len(tokens) - n + 1):
             first.setdefault(tuple(tokens[i:i + n]), i)
     return Stream(tokens, owners, first)
-
-
-def labelled_drops(page: Page, hints: PageHints, rules: Rules
-                   ) -> tuple[int | None, dict[int, str], TreeStats]:
-    """`article.extract_once` replayed: the summary-node and the rule that dropped each
-    dropped subtree's root."""
-    stats = page_stats(page)
-    heading = stats.index.get(hints.title_heading) if hints.title_heading is not None else None
-    roots = noise_roots(stats, heading, rules.class_hints)
-    econ.exclude_subtrees(stats, roots)
-    if heading is not None and stats.excluded[heading]:
-        heading = None
-    found = summary_node(stats, heading if rules.short_page else None)
-    if found is None:
-        return None, {}, stats
-    summary, snippet, pruned, _, _ = found
-    summary, outside = join_parts(stats, summary)
-    summary, before = lead_blocks(stats, summary, heading, set(outside))
-    labels: dict[int, str] = {}
-
-    def add(name: str, items: Iterable[int]) -> None:
-        for i in items:
-            labels.setdefault(i, name)
-
-    add("pruned", (i for i in pruned if econ.is_descendant(stats, i, summary)))
-    add("outside", outside + before)
-    add("excluded", excluded_roots(stats, summary))
-    add("link_lists", link_lists(stats, summary, snippet, rules.class_hints))
-    add("trailing", trailing_noise(stats, summary, snippet, set(labels), rules.class_hints))
-    add("leading", leading_noise(stats, summary, snippet, set(labels)))
-    add("comments", comments_section(stats, summary, snippet))
-    add("ad_labels", ad_labels(stats, summary))
-    add("twins", twin_blocks(stats, summary, set(labels), MIN_TWIN_CHARS, sections=True))
-    return summary, labels, stats
 
 
 DETAIL = False
@@ -225,9 +175,9 @@ def census_page(case: ev.Case, below: float) -> list[tuple[str, int, str]] | Non
     noise: dict[HtmlElement, str] = {}
     if source is not None:
         for rules in LADDER:
-            summary, labels, stats = labelled_drops(page, PageHints(meta.heading), rules)
-            if summary is not None and stats.elements[summary] is source:
-                drops = {stats.elements[i]: name for i, name in labels.items()}
+            chosen = choose_body(page, PageHints(meta.heading), rules)
+            if chosen is not None and chosen.stats.elements[chosen.summary] is source:
+                drops = {chosen.stats.elements[i]: name for i, name in chosen.drops.items()}
                 break
         stats = page_stats(page)
         heading = stats.index.get(meta.heading) if meta.heading is not None else None

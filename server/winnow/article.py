@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 from lxml.html import HtmlElement
@@ -27,7 +28,7 @@ from winnow.article_candidates import LIST_TAGS, noise_roots, template_roots
 from winnow.article_candidates import is_comments as is_comments
 from winnow.article_candidates import is_noise_hint as is_noise_hint
 from winnow.article_candidates import teaser_lists as teaser_lists
-from winnow.article_climb import summary_node
+from winnow.article_climb import Climb, summary_node
 from winnow.article_lead import lead_blocks
 from winnow.article_trim import (
     MIN_TWIN_CHARS,
@@ -187,12 +188,39 @@ def _same_pass(ran: Rules, rules: Rules, found: ArticleContent | None) -> bool:
 
 def extract_once(page: Page, hints: PageHints | None = None,
                  rules: Rules = LADDER[0]) -> ArticleContent | None:
-    """One extraction pass with the hints `rules` allows, or None when ECON finds no text.
+    """One extraction pass with the hints `rules` allows, or None when ECON finds no text."""
+    chosen = choose_body(page, hints or PageHints(), rules)
+    if chosen is None:
+        return None
+    found_content = _build(chosen.stats, chosen.summary, chosen.drops.keys(), chosen.page_chars)
+    found_content.rules = rules
+    found_content.near_heading = chosen.climb.near_heading
+    found_content.snippet_chars = chosen.climb.snippet_chars
+    return found_content
+
+
+@dataclass
+class Chosen:
+    """What one pass chose, before the clean copy is made."""
+
+    stats: TreeStats
+    """ECON's counts with the pass's exclusions."""
+    page_chars: int
+    """The body's characters before any exclusion."""
+    climb: Climb
+    summary: int
+    """The summary-node after joining its parts and taking in its lead."""
+    drops: dict[int, str]
+    """Each subtree dropped from the summary-node, with the rule that dropped it first
+    (bench/losscensus.py charges lost text to these names)."""
+
+
+def choose_body(page: Page, hints: PageHints, rules: Rules) -> Chosen | None:
+    """The summary-node of one pass and what it drops, or None when ECON finds no text.
 
     Subtrees made only of text the template explains count for nothing, as hinted noise
     does, and ECON runs on what is left.
     """
-    hints = hints or PageHints()
     stats = page_stats(page)
     page_chars = stats.chars[0]
     heading = stats.index.get(hints.title_heading) if hints.title_heading is not None else None
@@ -201,27 +229,36 @@ def extract_once(page: Page, hints: PageHints | None = None,
     econ.exclude_subtrees(stats, roots)
     if heading is not None and stats.excluded[heading]:
         heading = None
-    found = summary_node(stats, heading if rules.short_page else None, hints.keep_code)
-    if found is None:
+    climb = summary_node(stats, heading if rules.short_page else None, hints.keep_code)
+    if climb is None:
         return None
-    summary, snippet, pruned, snippet_chars, near_heading = found
-    summary, outside = join_parts(stats, summary)
+    summary, outside = join_parts(stats, climb.summary)
     summary, before = lead_blocks(stats, summary, heading, set(outside))
-    outside = outside + before
-    drop = set(i for i in pruned if econ.is_descendant(stats, i, summary))
-    drop.update(outside)
-    drop.update(excluded_roots(stats, summary))
-    drop.update(link_lists(stats, summary, snippet, rules.class_hints))
-    drop.update(trailing_noise(stats, summary, snippet, drop, rules.class_hints))
-    drop.update(leading_noise(stats, summary, snippet, drop))
-    drop.update(comments_section(stats, summary, snippet))
-    drop.update(ad_labels(stats, summary))
-    drop.update(twin_blocks(stats, summary, drop, MIN_TWIN_CHARS, sections=True))
-    found_content = _build(stats, summary, drop, page_chars)
-    found_content.rules = rules
-    found_content.near_heading = near_heading
-    found_content.snippet_chars = snippet_chars
-    return found_content
+    return Chosen(stats, page_chars, climb, summary,
+                  _drops(stats, climb, summary, outside + before, rules))
+
+
+def _drops(stats: TreeStats, climb: Climb, summary: int, outside: list[int],
+           rules: Rules) -> dict[int, str]:
+    """The trimming rules in turn: each subtree they drop from the summary-node, named by
+    the first rule that drops it."""
+    drops: dict[int, str] = {}
+
+    def add(rule: str, items: Iterable[int]) -> None:
+        for i in items:
+            drops.setdefault(i, rule)
+
+    snippet = climb.snippet
+    add("pruned", (i for i in climb.pruned if econ.is_descendant(stats, i, summary)))
+    add("outside", outside)
+    add("excluded", excluded_roots(stats, summary))
+    add("link_lists", link_lists(stats, summary, snippet, rules.class_hints))
+    add("trailing", trailing_noise(stats, summary, snippet, drops.keys(), rules.class_hints))
+    add("leading", leading_noise(stats, summary, snippet, drops.keys()))
+    add("comments", comments_section(stats, summary, snippet))
+    add("ad_labels", ad_labels(stats, summary))
+    add("twins", twin_blocks(stats, summary, drops.keys(), MIN_TWIN_CHARS, sections=True))
+    return drops
 
 
 def page_stats(page: Page) -> TreeStats:
@@ -250,7 +287,8 @@ def _indices(stats: TreeStats, elements: Iterable[HtmlElement]) -> set[int]:
     return {i for i in map(stats.index.get, elements) if i is not None}
 
 
-def _build(stats: TreeStats, summary: int, drop: set[int], page_chars: int) -> ArticleContent:
+def _build(stats: TreeStats, summary: int, drop: AbstractSet[int],
+           page_chars: int) -> ArticleContent:
     """Copy the summary-node without the dropped subtrees (copy and original pair up in
     document order), and label the page's outermost content and noise elements."""
     original = stats.elements[summary]
@@ -269,7 +307,8 @@ def _build(stats: TreeStats, summary: int, drop: set[int], page_chars: int) -> A
                           confidence, page_chars, prose_chars, prose_punc)
 
 
-def label_regions(stats: TreeStats, summary: int, drop: set[int]) -> tuple[list[int], list[int]]:
+def label_regions(stats: TreeStats, summary: int,
+                  drop: AbstractSet[int]) -> tuple[list[int], list[int]]:
     """Outermost elements that are all content, and outermost ones that are all noise.
 
     Content lies in the summary-node outside dropped subtrees; noise is every dropped subtree

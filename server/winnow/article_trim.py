@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Set as AbstractSet
 
 from lxml.html import HtmlElement
 
@@ -151,7 +152,7 @@ def ad_labels(stats: TreeStats, summary: int) -> list[int]:
             and AD_LABEL_RE.match(text_of(stats, i))]
 
 
-def trailing_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int],
+def trailing_noise(stats: TreeStats, summary: int, snippet: int, drop: AbstractSet[int],
                    class_hints: bool = True) -> list[int]:
     """Blocks after the article's text on each level from the summary-node down to the
     snippet: scanning back from the end, link lists ("Today's top stories", "Related
@@ -167,7 +168,8 @@ def trailing_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int],
                                    or class_hints and _named_tail(stats.elements[i])))
 
 
-def leading_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]) -> list[int]:
+def leading_noise(stats: TreeStats, summary: int, snippet: int,
+                  drop: AbstractSet[int]) -> list[int]:
     """Blocks before the article's text on each level from the summary-node down to the
     snippet: from the start, link lines without sentences (a breadcrumb, "« Previous |
     Main | Next »", category links, a share bar) up to the first block that is not one, or
@@ -178,7 +180,7 @@ def leading_noise(stats: TreeStats, summary: int, snippet: int, drop: set[int]) 
                                    and stats.tags[i] not in HEADING_TAGS))
 
 
-def _beside_path(stats: TreeStats, summary: int, snippet: int, drop: set[int],
+def _beside_path(stats: TreeStats, summary: int, snippet: int, drop: AbstractSet[int],
                  after: bool) -> Iterator[list[int]]:
     """Per level from the summary-node down to the snippet, the kept blocks after (or
     before) the branch that leads to the snippet, outermost first."""
@@ -320,7 +322,7 @@ def _class_weight(el: HtmlElement) -> int:
     return names_mod.class_weight(class_names(el))
 
 
-def twin_blocks(stats: TreeStats, start: int, drop: set[int], min_chars: int,
+def twin_blocks(stats: TreeStats, start: int, drop: AbstractSet[int], min_chars: int,
                 sections: bool = False) -> list[int]:
     """The blocks under element `start`, outside the `drop`ped ones, whose text (of
     `min_chars` or more, spaces normalised) an earlier block outside them already holds;
