@@ -192,21 +192,20 @@ def _record_field(stats: TreeStats, i: int, records: dict[int, bool]) -> bool:
 
 def _in_formula(stats: TreeStats, i: int) -> bool:
     """Parts of a MathML formula are content without punctuation: the formula is text."""
-    while i > 0:
-        if stats.tags[i] == "math":
-            return True
-        i = stats.parent[i]
-    return False
+    return _within(stats, i, "math")
 
 
 def _in_code(stats: TreeStats, i: int) -> bool:
     """A preformatted block (or a part of one) of plain text is code or a listing: content
     without punctuation ("npm install x", a shell command), as a formula is. Only a
     link-heavy one is navigation."""
-    if stats.link_density(i) > MAX_LINK_DENSITY:
-        return False
+    return stats.link_density(i) <= MAX_LINK_DENSITY and _within(stats, i, "pre")
+
+
+def _within(stats: TreeStats, i: int, tag: str) -> bool:
+    """Whether element `i` or one of its ancestors below the body is a `tag`."""
     while i > 0:
-        if stats.tags[i] == "pre":
+        if stats.tags[i] == tag:
             return True
         i = stats.parent[i]
     return False

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
+from typing import TypeVar
 
 from winnow.mibat_dom import DomTree
 from winnow.page import is_hidden
+
+T = TypeVar("T")
 
 
 class RecordView:
@@ -62,16 +65,17 @@ class RecordView:
                                   for c in tree.children[v] if not self.local_hidden[c])
                 self.local_len[v] = length
 
-    def base_hidden(self, v: int) -> bool:
-        local = self.local_hidden.get(v)
-        return self.dom.hidden[v] if local is None else local
-
     def base_len(self, v: int) -> int:
-        local = self.local_len.get(v)
-        return self.dom.text_len[v] if local is None else local
+        return _overlaid(self.dom.text_len, self.local_len, v)
 
     def in_nested(self, v: int) -> bool:
         return _in_nested(self.starts, self.ends, v)
+
+
+def _overlaid(base: Sequence[T], local: dict[int, T], v: int) -> T:
+    """Node `v`'s value in the view: the record's own where it was unfolded, else the page's."""
+    value = local.get(v)
+    return base[v] if value is None else value
 
 
 def _in_nested(starts: Sequence[int], ends: Sequence[int], v: int) -> bool:
@@ -90,8 +94,7 @@ class _Masked:
         self.hidden, self.local, self.starts, self.ends = hidden, local, starts, ends
 
     def __getitem__(self, v: int) -> bool:
-        local = self.local.get(v)
-        if self.hidden[v] if local is None else local:
+        if _overlaid(self.hidden, self.local, v):
             return True
         return bool(self.starts) and _in_nested(self.starts, self.ends, v)
 
@@ -107,5 +110,4 @@ class _NestedLength:
     def __getitem__(self, v: int) -> int:
         if self.starts and _in_nested(self.starts, self.ends, v):
             return 0
-        local = self.local.get(v)
-        return (self.text_len[v] if local is None else local) + self.adjust.get(v, 0)
+        return _overlaid(self.text_len, self.local, v) + self.adjust.get(v, 0)
