@@ -64,7 +64,7 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml.html import HtmlElement
 from winnow import evaluation as ev
-from winnow.article import LADDER, PageHints, choose_body, page_stats
+from winnow.article import LADDER, PageHints, choose_body, folded_indices, page_stats
 from winnow.article_candidates import noise_roots, teaser_lists
 from winnow.extractor import CONTENT_ROOT, extract_page
 from winnow.metadata import extract_metadata
@@ -182,7 +182,7 @@ def census_page(case: ev.Case, below: float) -> list[tuple[str, int, str]] | Non
         stats = page_stats(page)
         heading = stats.index.get(meta.heading) if meta.heading is not None else None
         teasers = set(teaser_lists(stats))
-        for i in noise_roots(stats, heading, True):
+        for i in noise_roots(stats, heading, True, folded_indices(page, stats)):
             noise[stats.elements[i]] = "teasers" if i in teasers else "names"
     stream = token_stream(page.body)
     rows = []

@@ -4,6 +4,7 @@ sentences is its text, not a rail."""
 
 from __future__ import annotations
 
+import winnow
 from winnow import article, econ
 from winnow.article_candidates import is_noise_hint
 from winnow.page import parse_page
@@ -106,3 +107,31 @@ def test_a_consent_dialog_is_noise() -> None:
                       "</div></body></html>")
     assert is_noise_hint(page.body[0])
 
+
+
+def test_an_articles_folded_panels_are_in_its_body() -> None:
+    """An accordion's answers are the article's until clicked: one hidden by the collapse
+    around its panel (the panel a button names by id), one a labelled region whose button
+    names no id on the page. A hidden cart, a dialog a button opens and a hidden modal
+    around a tab panel stay out."""
+    story = "".join(f"<p>{SENTENCE} Part {k}.</p>" for k in range(4))
+    html = ("<html><body><article><h1>The budget, explained</h1>" + story +
+            "<h2>FAQ</h2>"
+            "<div><h3><button aria-expanded='false' aria-controls='a1'>Who pays?</button></h3>"
+            "<div class='collapse' style='display:none;height:0'><div role='region' id='a1'>"
+            "<p>Every household pays a share, weighted by income.</p></div></div></div>"
+            "<div><button aria-expanded='false' aria-controls='a2'>When?</button>"
+            "<div role='region' aria-labelledby='b2' aria-hidden='true'>"
+            "<p>The levy starts next spring, after the vote.</p></div></div>"
+            "<div class='cart' hidden><p>Your cart is empty, so fill it today.</p></div>"
+            "<button aria-expanded='false' aria-controls='signup'>Sign up</button>"
+            "<div id='signup' role='dialog' hidden><p>Get our newsletter, free.</p></div>"
+            "<div class='reader-modal' style='display:none'><div role='tabpanel'>"
+            "<p>Sign in to keep reading, it is free.</p></div></div>"
+            "</article></body></html>")
+    found = winnow.extract(html).article
+    assert found is not None
+    text = found.text
+    assert "weighted by income" in text and "after the vote" in text
+    assert "cart is empty" not in text and "newsletter" not in text
+    assert "keep reading" not in text

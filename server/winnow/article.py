@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from lxml.html import HtmlElement
 
 from winnow import econ
-from winnow.article_candidates import LIST_TAGS, noise_roots, template_roots
+from winnow.article_candidates import HIDING_CLASSES, LIST_TAGS, noise_roots, template_roots
 from winnow.article_candidates import is_comments as is_comments
 from winnow.article_candidates import is_noise_hint as is_noise_hint
 from winnow.article_candidates import teaser_lists as teaser_lists
@@ -42,11 +42,15 @@ from winnow.article_trim import (
     twin_blocks,
 )
 from winnow.econ import TreeStats
+from winnow.folded import folded_panels, unfold
 from winnow.mibat_dom import page_dom
 from winnow.page import Page, wn_id
 
 PAGE_STATS = "econ_stats"
 """`Page.derived` key of the page's ECON counts (`page_stats`)."""
+
+FOLDED = "folded_panels"
+"""`Page.derived` key of the indices of the page's folded panels in its ECON counts."""
 
 FULL_CONFIDENCE_PUNC = 20
 """Punctuation marks of prose at which the confidence in the summary-node reaches 1."""
@@ -192,7 +196,8 @@ def extract_once(page: Page, hints: PageHints | None = None,
     chosen = choose_body(page, hints or PageHints(), rules)
     if chosen is None:
         return None
-    found_content = _build(chosen.stats, chosen.summary, chosen.drops.keys(), chosen.page_chars)
+    found_content = _build(chosen.stats, chosen.summary, chosen.drops.keys(), chosen.page_chars,
+                           chosen.folded)
     found_content.rules = rules
     found_content.near_heading = chosen.climb.near_heading
     found_content.snippet_chars = chosen.climb.snippet_chars
@@ -213,6 +218,8 @@ class Chosen:
     drops: dict[int, str]
     """Each subtree dropped from the summary-node, with the rule that dropped it first
     (bench/losscensus.py charges lost text to these names)."""
+    folded: AbstractSet[int] = frozenset()
+    """The folded panels of the page (`folded.folded_panels`), shown in the copy."""
 
 
 def choose_body(page: Page, hints: PageHints, rules: Rules) -> Chosen | None:
@@ -224,7 +231,8 @@ def choose_body(page: Page, hints: PageHints, rules: Rules) -> Chosen | None:
     stats = page_stats(page)
     page_chars = stats.chars[0]
     heading = stats.index.get(hints.title_heading) if hints.title_heading is not None else None
-    roots = noise_roots(stats, heading, rules.class_hints)
+    folded = folded_indices(page, stats)
+    roots = noise_roots(stats, heading, rules.class_hints, folded)
     roots.extend(template_roots(stats, _indices(stats, hints.template_noise)))
     econ.exclude_subtrees(stats, roots)
     if heading is not None and stats.excluded[heading]:
@@ -235,7 +243,7 @@ def choose_body(page: Page, hints: PageHints, rules: Rules) -> Chosen | None:
     summary, outside = join_parts(stats, climb.summary)
     summary, before = lead_blocks(stats, summary, heading, set(outside))
     return Chosen(stats, page_chars, climb, summary,
-                  _drops(stats, climb, summary, outside + before, rules))
+                  _drops(stats, climb, summary, outside + before, rules), folded)
 
 
 def _drops(stats: TreeStats, climb: Climb, summary: int, outside: list[int],
@@ -283,18 +291,31 @@ def _collect_stats(page: Page) -> TreeStats:
                                   read.raw_tails)
 
 
+def folded_indices(page: Page, stats: TreeStats) -> frozenset[int]:
+    """The indices of the page's folded panels (`folded.folded_panels`), found once per page:
+    every pass of the retry ladder reads them."""
+    found = page.derived.get(FOLDED)
+    if found is None:
+        found = page.derived[FOLDED] = frozenset(_indices(stats, folded_panels(page, page.body)))
+    return found
+
+
 def _indices(stats: TreeStats, elements: Iterable[HtmlElement]) -> set[int]:
     return {i for i in map(stats.index.get, elements) if i is not None}
 
 
 def _build(stats: TreeStats, summary: int, drop: AbstractSet[int],
-           page_chars: int) -> ArticleContent:
+           page_chars: int, folded: AbstractSet[int] = frozenset()) -> ArticleContent:
     """Copy the summary-node without the dropped subtrees (copy and original pair up in
-    document order), and label the page's outermost content and noise elements."""
+    document order), its `folded` panels shown, and label the page's outermost content and
+    noise elements."""
     original = stats.elements[summary]
     clone = copy.deepcopy(original)
     clone.tail = None
     twins = list(clone.iter())
+    for i in folded:
+        if summary <= i < stats.end[summary]:
+            unfold(twins[i - summary], HIDING_CLASSES)
     doomed = [twins[i - summary] for i in sorted(drop) if summary <= i < stats.end[summary]]
     for twin in doomed:
         if twin.getparent() is not None:

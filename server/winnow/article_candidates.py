@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 
 from lxml.html import HtmlElement
 
@@ -167,15 +168,17 @@ def _spells_own_text(el: HtmlElement, ident: str) -> bool:
 
 
 def noise_roots(stats: TreeStats, heading: int | None = None,
-                class_hints: bool = True) -> list[int]:
+                class_hints: bool = True, folded: AbstractSet[int] = frozenset()) -> list[int]:
     """Elements whose subtrees are noise before any extraction: teaser lists, and hinted
     containers that are not layout wrappers (see `_is_wrapper`); class and id names count
-    only with `class_hints`."""
+    only with `class_hints`. The `folded` elements (panels a control shows, see `folded`)
+    are judged as shown: hiding them makes them no noise."""
     page_punc = max(stats.content_punc(0), 1)
     roots: list[int] = []
     i, n = 0, len(stats.elements)
     while i < n:  # a root's subtree goes with it: what lies inside is not looked at
-        if is_noise_hint(stats.elements[i], class_hints) and not _swallows_blocks(stats, i) \
+        if is_noise_hint(stats.elements[i], class_hints, i in folded) \
+                and not _swallows_blocks(stats, i) \
                 and not _is_wrapper(stats, i, heading, page_punc):
             roots.append(i)
             i = stats.end[i]

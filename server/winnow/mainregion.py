@@ -22,7 +22,7 @@ from winnow.article_candidates import HIDING_CLASSES, class_names, names_reviews
 from winnow.article_names import has_word, name_tokens, says_display_only
 from winnow.article_trim import MIN_TWIN_CHARS, twin_blocks
 from winnow.edges import edge_furniture
-from winnow.folded import folded_panels, unfold
+from winnow.folded import OVERLAY_WORDS, folded_panels, unfold
 from winnow.page import HtmlElement, Page, is_hidden, wn_id
 from winnow.pagetype import PageType, readerless_probability
 from winnow.router import weighted_length
@@ -59,10 +59,6 @@ basket"), prose one every sentence."""
 DISPLAY_LINKS = 0.5
 """Link density below which such a block is prose: a carousel of links to other products
 or posts is furniture whatever it says."""
-
-OVERLAY_WORDS = frozenset({"modal", "dialog"})
-"""Class and id words of overlays (the `role="dialog"` of pages that do not say the role): a
-hidden overlay's prose (a privacy notice, a sign-up pitch) is not folded content."""
 
 SPREAD_LEAN = 0.5
 """Probability of the readerless types (listing, product, service) from which a page read as
