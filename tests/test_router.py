@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 from winnow import extract, extractor
+from winnow.page import parse_page
 from winnow.pagetype import PageType
+from winnow.result import Extraction
 from winnow.router import (
     MIN_CONTENT_CHARS,
     MIN_POST_CHARS,
@@ -278,3 +280,39 @@ def test_records_all_by_one_author_on_an_article_page_are_no_thread(
     result = extract(page(["ann"] * 5), "https://harbour.example/news/1")
     assert result.kind == "article" and result.article is not None
     assert "new moorings" in result.article.text
+
+
+def _topic_page(head: str) -> str:
+    """A topic's first post in a box of its own, then its replies in a list named for
+    comments: an article with comments by look alone."""
+    def reply(name: str, day: int) -> str:
+        return (f'<li class="comment"><div class="comment-meta"><a href="/u/{name}">{name}</a>'
+                f'<span>{day} May 2024 at 10:00</span></div><div class="comment-content">'
+                f"<p>{'A reply of some length, with its reasons given. ' * 4}</p></div></li>")
+    replies = "".join(reply(name, day) for day, name in enumerate(("ann", "bob", "cy"), 2))
+    return (f"<html><head>{head}</head><body><article><h1>Which pump for a small pond?</h1>"
+            f"<p>{'My old pump died and I need a quiet one for a small pond. ' * 12}</p>"
+            f'</article><section id="comments"><ol class="comment-list">{replies}</ol>'
+            "</section></body></html>")
+
+
+@pytest.mark.parametrize("head", [
+    '<script type="application/ld+json">{"@context": "https://schema.org", '
+    '"@type": "DiscussionForumPosting", "headline": "Which pump"}</script>',
+    '<meta itemtype="http://schema.org/QAPage">',
+])
+def test_a_page_declaring_a_discussion_is_a_thread_opened_by_its_body(head: str) -> None:
+    """The body before comment-named records is the topic's first post when the page
+    declares itself a discussion (schema.org DiscussionForumPosting or QAPage), whatever the
+    page-type classifier says; without the declaration they stay an article's comments."""
+    def read(html: str) -> Extraction:
+        page = parse_page(html, "https://pond.example/t/1")
+        page.derived["page_type"] = PageType("article", {"article": 0.9, "forum": 0.1}, True)
+        return extractor.extract_page(page)
+
+    article = read(_topic_page(""))
+    assert article.kind == "article" and article.article is not None
+    assert len(article.article.comments) == 3
+    topic = read(_topic_page(head))
+    assert topic.kind == "thread"
+    assert len(topic.posts) == 4 and "My old pump died" in topic.posts[0].text

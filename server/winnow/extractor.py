@@ -35,6 +35,7 @@ from winnow.render import Rendered, render_article
 from winnow.result import Article, ArticleInfo, Extraction, PageKind
 from winnow.router import (
     ThreadRole,
+    declares_discussion,
     readerless_records,
     records_are_items,
     route,
@@ -130,7 +131,7 @@ def extract_page(page: Page, template: Template | None = None,
     clock.lap("pagetype")
     estimates = _Estimates(page, page_type)
     retry = _learned_retry(page, meta, estimates) if learned_retry else needs_retry
-    forum = reader_type == "forum"
+    forum = reader_type == "forum" or declares_discussion(page)
     code = page_type.probability("documentation") >= CODE_LEAN
     found, rendered, role = _article_beside(page, meta, noise, thread, retry, forum, code)
     container = template.container if template is not None else None
@@ -336,7 +337,8 @@ def _article_beside(page: Page, meta: Metadata, noise: list[HtmlElement],
                     forum: bool = False, code: bool = False
                     ) -> tuple[ArticleContent | None, Rendered | None, ThreadRole]:
     """ECON's article with the records left out, rendered, and the records' role (`forum`:
-    the page type says forum, see `router.thread_role`; `code`: it leans to documentation,
+    the page type says forum or the page declares a discussion, see `router.thread_role` and
+    `router.declares_discussion`; `code`: it leans to documentation,
     see `PageHints.keep_code`); when the records are neither a thread nor comments, ECON
     runs again on the whole page."""
     found = extract_article(page, PageHints(meta.heading, noise + (thread.elements
