@@ -595,3 +595,35 @@ def test_a_thread_extraction_leaves_no_reference_cycles() -> None:
     finally:
         gc.enable()
     assert found == 0
+
+
+def test_a_question_and_its_one_answer_declared_by_microdata() -> None:
+    """A question and its only answer sit under different parents (MiBAT sees no list of
+    two), but the page's microdata declares each (schema.org Question and Answer) with its
+    text and author: they are the thread's two posts, the question's box read as the part
+    of the item that holds its text and author, not the whole column the item wraps."""
+    def signed(name: str, day: int) -> str:
+        return (f'<div class="sig"><span>asked {day} May 2024 at 10:00</span>'
+                f'<div itemprop="author" itemscope itemtype="https://schema.org/Person">'
+                f'<a href="/users/{day}/{name}">{name}</a></div></div>')
+    question = ("<p>My old pump died and I need a quiet one for a small pond, under "
+                "fifty euros if I can. Which would you buy, and why that one?</p>")
+    answer = ("<p>Take a small fountain pump with a sponge filter: it runs quietly, "
+              "costs little and is easy to clean every couple of weeks.</p>")
+    related = "".join(f"<li><a href='/q/{n}'>Another question about ponds {n}</a></li>"
+                      for n in range(8))
+    html = ("<html><head><title>Which pump for a small pond?</title></head><body>"
+            '<div id="main" itemscope itemtype="https://schema.org/Question">'
+            "<h1>Which pump for a small pond?</h1>"
+            f'<div class="q"><div class="cell"><div itemprop="text">{question}</div>'
+            f"{signed('ann', 2)}</div></div>"
+            '<div id="answers"><h2>1 Answer</h2>'
+            '<div class="a" itemprop="acceptedAnswer" itemscope '
+            'itemtype="https://schema.org/Answer">'
+            f'<div class="cell"><div itemprop="text">{answer}</div>{signed("bob", 3)}</div>'
+            f"</div></div><aside><ul>{related}</ul></aside></div></body></html>")
+    result = winnow.extract(html, "https://pond.example/q/1", now=NOW)
+    assert result.kind == "thread"
+    assert [p.author for p in result.posts] == ["ann", "bob"]
+    assert result.posts[0].text.startswith("My old pump died")
+    assert result.posts[1].text.startswith("Take a small fountain pump")

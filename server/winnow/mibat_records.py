@@ -18,6 +18,7 @@ from lxml.html import HtmlElement
 
 from winnow.mibat import (
     MAX_MATCH_DEPTH,
+    MIN_RECORDS,
     PS_THRESHOLD,
     Region,
     TreeMatcher,
@@ -352,3 +353,55 @@ def _single_records(tree: Tree, found: Sequence[tuple[int, int]]) -> Region | No
         return None
     return Region(tree.parents[found[0][0]], [[a] for a, _ in found], [a for a, _ in found],
                   [(c,) for _, c in found], 0, list(range(len(found))))
+
+
+# --- posts the page's microdata declares (not in the paper) ----------------------------------
+
+DECLARED_POST_TYPES = frozenset({"question", "answer", "discussionforumposting", "comment"})
+"""schema.org microdata types of a discussion's posts: a question and its answers, a forum
+topic's posts and the comments on them."""
+
+_ITEM_TYPE_NAME_RE = re.compile(r"[^/:#\s]+$")
+"""The name at the end of a schema.org type URL ("https://schema.org/Answer")."""
+
+
+def declared_posts(dom: DomTree) -> Region | None:
+    """The posts a page's microdata marks (DECLARED_POST_TYPES), each with a date: a question
+    and its one answer are no list for MiBAT (two records under different parents), but the
+    page says what each is. A post's record is the box holding its declared text and author
+    (`_declared_box`: an item may wrap the page's whole column), its pivot the last date in
+    it outside the posts it holds. None unless two posts at least are dated."""
+    tree = dom.tree
+    roots = [v for v in range(len(tree)) if dom.cands_below[v] and not dom.hidden[v]
+             and _item_type(dom.elements[v]) in DECLARED_POST_TYPES]
+    found: list[tuple[int, int]] = []
+    for v in roots:
+        inner = [tree.subtree(u) for u in roots if u != v and u in tree.subtree(v)]
+        box = _declared_box(dom, v, inner)
+        pivots = [c for c in candidates_in(dom, box) if not any(c in span for span in inner)]
+        if pivots:
+            found.append((box, pivots[-1]))
+    return _single_records(tree, found) if len(found) >= MIN_RECORDS else None
+
+
+def _declared_box(dom: DomTree, item: int, inner: Sequence[range]) -> int:
+    """The smallest element of `item` holding both its `text` and its `author` property
+    (outside the items in it); the item itself when it declares not both."""
+    props: dict[str, int] = {}
+    for u in dom.tree.subtree(item):
+        if any(u in span for span in inner):
+            continue
+        for name in (dom.elements[u].get("itemprop") or "").split():
+            props.setdefault(name, u)
+    if "text" not in props or "author" not in props:
+        return item
+    box, other = props["text"], props["author"]
+    while box != item and other not in dom.tree.subtree(box):
+        box = dom.tree.parents[box]
+    return box
+
+
+def _item_type(el: HtmlElement) -> str:
+    """An element's microdata type name, lower-cased ("" when it declares none)."""
+    found = _ITEM_TYPE_NAME_RE.search((el.get("itemtype") or "").strip())
+    return found.group(0).lower() if found else ""

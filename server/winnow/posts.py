@@ -31,6 +31,7 @@ from winnow.mibat import Region, TreeMatcher, mine_regions, ranked_regions
 from winnow.mibat_dom import DomTree, page_dom
 from winnow.mibat_records import (
     RecordTemplate,
+    declared_posts,
     lone_comments,
     lone_post,
     nesting_depths,
@@ -297,6 +298,9 @@ def find_thread(page: Page, context: PageContext,
             if dated * 2 > len(thread.posts) and thread.are_posts():
                 return thread
     if not tried:
+        declared = declared_posts(dom)
+        if declared is not None:
+            return _thread(dom, declared, context)
         single = lone_post(dom)
         if single is not None:
             return _thread(dom, single, context, learned=True)
