@@ -27,6 +27,7 @@ from winnow.mibat import (
     tree_path,
 )
 from winnow.mibat_dom import MAX_PIVOT_TEXT, DomTree
+from winnow.page import schema_type
 from winnow.tree import BLOCK_TAGS, Tree, TreeError, from_arrays, normalize_space
 
 MIN_FIRST_POST_DEPTH = 3
@@ -361,10 +362,6 @@ DECLARED_POST_TYPES = frozenset({"question", "answer", "discussionforumposting",
 """schema.org microdata types of a discussion's posts: a question and its answers, a forum
 topic's posts and the comments on them."""
 
-_ITEM_TYPE_NAME_RE = re.compile(r"[^/:#\s]+$")
-"""The name at the end of a schema.org type URL ("https://schema.org/Answer")."""
-
-
 def declared_posts(dom: DomTree) -> Region | None:
     """The posts a page's microdata marks (DECLARED_POST_TYPES), each with a date: a question
     and its one answer are no list for MiBAT (two records under different parents), but the
@@ -373,7 +370,7 @@ def declared_posts(dom: DomTree) -> Region | None:
     it outside the posts it holds. None unless two posts at least are dated."""
     tree = dom.tree
     roots = [v for v in range(len(tree)) if dom.cands_below[v] and not dom.hidden[v]
-             and _item_type(dom.elements[v]) in DECLARED_POST_TYPES]
+             and schema_type(dom.elements[v].get("itemtype") or "") in DECLARED_POST_TYPES]
     found: list[tuple[int, int]] = []
     for v in roots:
         inner = [tree.subtree(u) for u in roots if u != v and u in tree.subtree(v)]
@@ -399,9 +396,3 @@ def _declared_box(dom: DomTree, item: int, inner: Sequence[range]) -> int:
     while box != item and other not in dom.tree.subtree(box):
         box = dom.tree.parents[box]
     return box
-
-
-def _item_type(el: HtmlElement) -> str:
-    """An element's microdata type name, lower-cased ("" when it declares none)."""
-    found = _ITEM_TYPE_NAME_RE.search((el.get("itemtype") or "").strip())
-    return found.group(0).lower() if found else ""

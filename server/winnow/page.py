@@ -241,6 +241,37 @@ def _read_json_ld(root: HtmlElement) -> list[Any]:
     return blocks
 
 
+MAX_LD_NODES = 200
+"""JSON-LD nodes walked at most looking for types (a catalogue's graph can be huge; the
+types come early)."""
+
+_SCHEMA_PREFIX_RE = re.compile(r"^.*[/:#]")
+"""The vocabulary before a schema.org type's name ("https://schema.org/", "schema:")."""
+
+
+def ld_types(blocks: list[Any]) -> Iterator[str]:
+    """The `@type` values of the JSON-LD nodes, as written, breadth first, MAX_LD_NODES at
+    most."""
+    queue: list[Any] = list(blocks)
+    seen = 0
+    while queue and seen < MAX_LD_NODES:
+        node = queue.pop(0)
+        seen += 1
+        if isinstance(node, list):
+            queue.extend(node)
+        elif isinstance(node, dict):
+            kind = node.get("@type")
+            yield from (value for value in (kind if isinstance(kind, list) else [kind])
+                        if isinstance(value, str))
+            queue.extend(v for v in node.values() if isinstance(v, dict | list))
+
+
+def schema_type(kind: str) -> str:
+    """A schema.org type's name, lower-cased, without its vocabulary's URL or prefix
+    ("https://schema.org/QAPage" -> "qapage")."""
+    return _SCHEMA_PREFIX_RE.sub("", kind.strip()).lower()
+
+
 def _read_rel_links(root: HtmlElement) -> dict[str, str]:
     """Each `rel` token of the page's `<link>` elements mapped to the first non-empty href
     given for it."""

@@ -21,7 +21,7 @@ import lxml.etree as etree
 from lxml.html import HtmlElement
 
 from winnow.mibat_dom import page_dom
-from winnow.page import Page
+from winnow.page import Page, ld_types
 
 Features = dict[str, float]
 
@@ -91,9 +91,6 @@ LD_TYPES: dict[str, frozenset[str]] = {
 
 OG_TYPES = ("article", "product", "website", "profile", "book", "video")
 """og:type values that are each a feature."""
-
-MAX_LD_NODES = 200
-"""JSON-LD nodes walked at most (a catalogue's graph can be huge; the types come early)."""
 
 SHARED_TAGS = {"a": "a", "pre": "pre", "table": "table", "p": "p", "ul": "list", "ol": "list",
                **{f"h{level}": "heading" for level in range(1, 7)}}
@@ -253,28 +250,11 @@ def _url_themes(url: str | None) -> Features:
 
 def _ld_themes(blocks: list[Any]) -> Features:
     found = dict.fromkeys(LD_TYPES, 0.0)
-    for kind in _ld_types(blocks):
+    for kind in map(str.lower, ld_types(blocks)):
         for theme, names in LD_TYPES.items():
             if kind in names:
                 found[theme] = 1.0
     return {f"ld_{theme}": value for theme, value in found.items()}
-
-
-def _ld_types(blocks: list[Any]) -> Iterator[str]:
-    """Lower-cased `@type` values of the JSON-LD nodes, breadth first, MAX_LD_NODES at most."""
-    queue: list[Any] = list(blocks)
-    seen = 0
-    while queue and seen < MAX_LD_NODES:
-        node = queue.pop(0)
-        seen += 1
-        if isinstance(node, list):
-            queue.extend(node)
-        elif isinstance(node, dict):
-            kind = node.get("@type")
-            for value in kind if isinstance(kind, list) else [kind]:
-                if isinstance(value, str):
-                    yield value.lower()
-            queue.extend(v for v in node.values() if isinstance(v, dict | list))
 
 
 def _og_types(root: HtmlElement) -> Features:

@@ -13,16 +13,15 @@ an article body comes before them, or nothing (a list of dated teasers, an archi
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from itertools import chain
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
 from lxml import etree
 
 from winnow.article import is_noise_hint
 from winnow.markdown import CJK_RE
-from winnow.page import Page
+from winnow.page import Page, ld_types, schema_type
 from winnow.pagetype import PageType, readerless_probability
 from winnow.result import PageKind
 
@@ -49,44 +48,15 @@ DISCUSSION_TYPES = frozenset({"discussionforumposting", "qapage"})
 """schema.org types a page declares for itself when it is a discussion: a forum topic, or a
 question with its answers (a comment or a social posting may be an article's)."""
 
-MAX_LD_NODES = 200
-"""JSON-LD nodes walked at most looking for a declared type (a catalogue's graph is huge)."""
-
-_TYPE_NAME_RE = re.compile(r"[^/:#\s]+$")
-"""The name at the end of a schema.org type URL ("http://schema.org/QAPage")."""
+_ITEMTYPES = etree.XPath("//*[@itemtype]/@itemtype")
 
 
 def declares_discussion(page: Page) -> bool:
     """True when the page's JSON-LD or microdata declares a discussion (DISCUSSION_TYPES):
     the page says it is a forum topic or a question page, whatever its look."""
     itemtypes = cast(list[str], _ITEMTYPES(page.root))
-    return any(_type_name(kind) in DISCUSSION_TYPES
-               for kind in chain(_ld_types(page.json_ld), itemtypes))
-
-
-_ITEMTYPES = etree.XPath("//*[@itemtype]/@itemtype")
-
-
-def _type_name(kind: object) -> str:
-    """A type's name, lower-cased, without the vocabulary's URL."""
-    found = _TYPE_NAME_RE.search(str(kind).strip())
-    return found.group(0).lower() if found else ""
-
-
-def _ld_types(blocks: Sequence[Any]) -> Iterator[str]:
-    """The `@type` values of the JSON-LD nodes, breadth first, MAX_LD_NODES at most."""
-    queue: list[Any] = list(blocks)
-    seen = 0
-    while queue and seen < MAX_LD_NODES:
-        node = queue.pop(0)
-        seen += 1
-        if isinstance(node, list):
-            queue.extend(node)
-        elif isinstance(node, dict):
-            kind = node.get("@type")
-            yield from (k for k in (kind if isinstance(kind, list) else [kind])
-                        if isinstance(k, str))
-            queue.extend(v for v in node.values() if isinstance(v, dict | list))
+    return any(schema_type(kind) in DISCUSSION_TYPES
+               for kind in chain(ld_types(page.json_ld), itemtypes))
 
 
 def weighted_length(text: str) -> int:
