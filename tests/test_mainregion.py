@@ -130,6 +130,20 @@ def test_an_article_body_holds_most_of_its_region() -> None:
     assert not is_spread_out(page, leaning(0.9), story)
 
 
+def test_a_collection_whose_body_holds_two_thirds_of_its_region_is_checked_for_spread() -> None:
+    """A collection page's largest block (its grid of cards) holds two thirds of the main
+    region, its intro and its buying guide the rest: leaning to the readerless types, it is
+    checked for spread (the quality estimate then judges), an article's body is not."""
+    intro = f"<section id='intro'><h2>Brass lamps</h2><p>{PROSE * 2}</p></section>"
+    grid = "".join(f"<div class='card'><h3>Lamp {i}</h3><p>{PROSE}</p></div>" for i in range(8))
+    guide = f"<section id='guide'><h2>Buying guide</h2><p>{PROSE * 2}</p></section>"
+    page = parse_page(f"<html><body><main>{intro}<div id='grid'>{grid}</div>{guide}</main>"
+                      "</body></html>")
+    body = page.body.get_element_by_id("grid")
+    assert 0.5 < body_share(page, body) < SPREAD_BODY_SHARE
+    assert is_spread_out(page, leaning(0.6), body)
+
+
 def test_a_page_the_classifier_takes_for_an_article_is_not_checked_for_spread() -> None:
     page = parse_page(service_page())
     section = page.body.get_element_by_id("s2")

@@ -11,6 +11,7 @@ from winnow.article import ArticleContent, PageHints, extract_article, needs_ret
 from winnow.consensus import outside, strays
 from winnow.leads import lead_chunks, with_leads
 from winnow.mainregion import (
+    LEANING_TEXT_SHARE,
     SPREAD_LEAN,
     SPREAD_TEXT_SHARE,
     is_spread_out,
@@ -186,7 +187,7 @@ def extract_page(page: Page, template: Template | None = None,
         # body or the whole main region
         region = _main_text(page, meta, found, known_noise)
         spread = is_spread_out(page, page_type, found.source, known_noise) \
-            or text_share(rendered.text, region[1]) < SPREAD_TEXT_SHARE
+            or text_share(rendered.text, region[1]) < LEANING_TEXT_SHARE
         if spread and scored.confidence("other", region[1]) \
                 > scored.confidence("article", rendered.text):
             kind = "other"

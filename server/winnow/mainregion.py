@@ -65,10 +65,13 @@ SPREAD_LEAN = 0.5
 an article is checked for a spread-out body (`is_spread_out`): below it the page is taken at
 its word as an article."""
 
-SPREAD_BODY_SHARE = 0.5
-"""Share of the main region's text below which ECON's body is one block of a page spread over
-many (a service page's sections, a listing's cards): such a page leaning to a readerless type
-is "other", its whole main region its text. An article's body holds most of its region."""
+SPREAD_BODY_SHARE = 0.75
+"""Share of the main region's text below which ECON's body may be one block of a page spread
+over many (a service page's sections, a listing's cards): such a page leaning to a readerless
+type is "other" when the quality estimate rates its whole main region above the body. An
+article's body holds most of its region. At 0.5, WCXB's tune pages (out-of-fold types) lost
+collections whose body held 60% to 75% of the region; the estimate, not this gate, is the
+judge, so the gate is wide."""
 
 
 SPREAD_TEXT_SHARE = 0.45
@@ -77,6 +80,15 @@ says the page is spread out even when the body's element holds more: ECON's prun
 few blocks of a large one. A little under SPREAD_BODY_SHARE, the quality estimate being a
 weak judge near half: at 0.5 a readability article (0.475) went to "other"; 0.45 keeps it
 and gives up one WCXB service page (0.463)."""
+
+
+LEANING_TEXT_SHARE = 0.7
+"""Share of the main region's text below which the text ECON kept of its body (`text_share`)
+says a page leaning to a readerless type (SPREAD_LEAN) may be spread out even when the body's
+element holds more: ECON's pruning kept a few blocks of a large one. The quality estimate then
+judges; pages not leaning so keep SPREAD_TEXT_SHARE (`extractor._prose_region`). At 0.45, WCXB's
+tune collections and listings (out-of-fold types) whose body kept half to two thirds of the
+region stayed articles though the region reads better."""
 
 
 PROSE_REST_LINKS = 0.2
