@@ -9,11 +9,17 @@ import pytest
 from model_reference import model_data, reference_probabilities
 from winnow import extract
 from winnow.article import extract_article
-from winnow.extractor import _whole_document
+from winnow.extractor import _whole_document, extract_page
 from winnow.metadata import extract_metadata
 from winnow.page import parse_page
 from winnow.pagefeatures import page_features
-from winnow.pagetype import MIN_TYPED_CHARS, PAGE_TYPES, classify, reader_page_type
+from winnow.pagetype import (
+    MIN_TYPED_CHARS,
+    PAGE_TYPES,
+    PageType,
+    classify,
+    reader_page_type,
+)
 from winnow.treemodel import ModelError, load_model, parse_model
 
 DOC_URL = "https://example.org/docs/en/latest/api.html"
@@ -211,3 +217,26 @@ def test_documentation_whose_body_is_its_main_container_is_read_as_a_region() ->
     region, rendered = _whole_document(page, meta, found, None, [])
     assert rendered is not None and "Parser.load('app.toml')" in rendered.text
     assert "guide" not in rendered.text and "Built with Sphinx" not in rendered.text
+
+
+def test_page_leaning_to_documentation_keeps_its_guide_index() -> None:
+    """A page read as an article that leans to documentation (CODE_LEAN) is read on the
+    documentation route: the linked task items of its guide's sections stay, which ECON's
+    candidates drop as a teaser list."""
+    prose = ("<p>The warehouse stores your tables, runs your queries and shares the results "
+             "with your team. This overview explains how it works, what it costs, and where "
+             "to start when you load your first data.</p>")
+    tasks = "".join(f"<li><a href='/docs/{n}'>Create a {n}</a> for your tables</li>"
+                    for n in ("dataset", "view", "schedule", "snapshot"))
+    html = ("<html><head><title>Overview</title></head><body>"
+            "<nav><ul>" + "".join(f"<li><a href='/docs/{n}'>Guide {n}</a></li>"
+                                  for n in range(9)) + "</ul></nav>"
+            f"<main><h1>Overview</h1>{prose}{prose}<section><h2>Tasks</h2><ul>{tasks}</ul>"
+            f"</section>{prose}</main><footer>© Example authors.</footer></body></html>")
+    page = parse_page(html, DOC_URL)
+    probabilities = dict.fromkeys(PAGE_TYPES, 0.0) | {"article": 0.6, "documentation": 0.4}
+    page.derived["page_type"] = PageType("article", probabilities, False)
+    result = extract_page(page)
+    assert result.article is not None
+    assert "Create a snapshot for your tables" in result.article.text
+    assert "Guide 3" not in result.article.text
