@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from winnow import extract, extractor
-from winnow.page import parse_page
+from winnow.page import parse_page, schema_type
 from winnow.pagetype import PageType
 from winnow.result import Extraction
 from winnow.router import (
@@ -12,6 +12,7 @@ from winnow.router import (
     MIN_POST_CHARS,
     MIN_STORY_CHARS,
     NO_THREAD_PROBABILITY,
+    declares_discussion,
     readerless_records,
     records_are_items,
     route,
@@ -316,3 +317,22 @@ def test_a_page_declaring_a_discussion_is_a_thread_opened_by_its_body(head: str)
     topic = read(_topic_page(head))
     assert topic.kind == "thread"
     assert len(topic.posts) == 4 and "My old pump died" in topic.posts[0].text
+
+
+@pytest.mark.parametrize("ld", [
+    '{"@type": 7}', '{"@type": ["x", null, {"a": 1}]}', '[[[]]]', '"text"', 'null',
+    '{"@graph": [' + ",".join(['{"@type": "Thing"}'] * 500) + ',{"@type": "QAPage"}]}',
+])
+def test_odd_json_ld_declares_no_discussion_and_does_not_fail(ld: str) -> None:
+    """Types that are not strings, empty or scalar blocks, and a graph whose declaration lies
+    past MAX_LD_NODES nodes: no discussion is declared, and nothing raises."""
+    html = (f'<html><head><script type="application/ld+json">{ld}</script></head>'
+            "<body><p>Some text.</p></body></html>")
+    assert not declares_discussion(parse_page(html, "https://x.example/"))
+
+
+def test_schema_type_names_strip_the_vocabulary() -> None:
+    """A type's name is compared without its vocabulary's URL, prefix or case."""
+    assert [schema_type(kind) for kind in ("https://schema.org/QAPage", "schema:Answer",
+                                           " DiscussionForumPosting ", "http://schema.org/")] \
+        == ["qapage", "answer", "discussionforumposting", ""]
