@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 import websockets
 from server_helpers import EXTENSION_ORIGIN, article_page
+from winnow.learning import MODEL_KIND
+from winnow.store import Store
 
 SITE = "planet.example"
 START_TIMEOUT_S = 60.0
@@ -129,3 +131,30 @@ def test_bad_log_format_is_refused(tmp_path: Path, flags: tuple[str, ...]) -> No
     done = subprocess.run([sys.executable, "-m", "winnow.cli", "serve", "--data-dir",
                            str(tmp_path), *flags], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "--log-format" in done.stderr
+
+
+def test_ctrl_c_on_the_terminal_saves_the_models_before_the_workers_stop(
+        tmp_path: Path) -> None:
+    """A terminal's Ctrl-C sends SIGINT to the whole process group: the server, its worker
+    processes and the forkserver. The workers leave it to the server, which saves their site
+    models and then stops them; before, each worker died of its own KeyboardInterrupt and the
+    learning since its last save was lost ("saving site models at shutdown failed")."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "winnow.cli", "serve", "--port", str(port), "--data-dir",
+         str(tmp_path), "--workers", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ},
+        start_new_session=True)
+    try:
+        wait_until_up(port, process)
+        replies = asyncio.run(send_pages(port, [True, True]))
+        assert all(r["type"] == "result" for r in replies), replies
+        os.killpg(process.pid, signal.SIGINT)
+        output, _ = process.communicate(timeout=START_TIMEOUT_S)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert "failed" not in output, output
+    with Store.open(tmp_path) as store:
+        assert SITE in store.model_versions(MODEL_KIND), output

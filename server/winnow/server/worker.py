@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import threading
 import time
 from dataclasses import dataclass, field
@@ -68,8 +69,13 @@ def init(data_dir: str, retention: Retention | None, max_models: int,
          server_alive: Connection, log_format: str = "text", quiet: bool = False) -> None:
     """Open this process's store (the executor's initializer); keep at most `max_models`
     site models in memory; log as the server does (`logs.configure`); exit when the server
-    process is gone (see `_exit_with_server`)."""
+    process is gone (see `_exit_with_server`). The stop signals are the server's to handle:
+    a terminal's Ctrl-C (SIGINT) and a service manager's SIGTERM reach the whole process
+    group, and a worker that died of them could not save its models when the server asks it
+    to on shutdown (`Workers.close`); the server stops the workers after that."""
     global _state
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, signal.SIG_IGN)
     logs.configure(log_format, quiet, worker=True)
     _state = _State(Learner(Store.open(Path(data_dir), retention=retention), max_models))
     threading.Thread(target=_exit_with_server, args=(server_alive,), daemon=True,
