@@ -133,12 +133,14 @@ def test_bad_log_format_is_refused(tmp_path: Path, flags: tuple[str, ...]) -> No
     assert done.returncode == 2 and "--log-format" in done.stderr
 
 
-def test_ctrl_c_on_the_terminal_saves_the_models_before_the_workers_stop(
-        tmp_path: Path) -> None:
-    """A terminal's Ctrl-C sends SIGINT to the whole process group: the server, its worker
-    processes and the forkserver. The workers leave it to the server, which saves their site
-    models and then stops them; before, each worker died of its own KeyboardInterrupt and the
-    learning since its last save was lost ("saving site models at shutdown failed")."""
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_signal_to_the_group_saves_the_models_before_the_workers_stop(
+        tmp_path: Path, stop: signal.Signals) -> None:
+    """A terminal's Ctrl-C (SIGINT) and a service manager's SIGTERM reach the whole process
+    group: the server, its worker processes and the forkserver. They leave it to the server,
+    which saves their site models and then stops them; before, each worker died of its own
+    KeyboardInterrupt, or the forkserver of SIGTERM, and the learning since the last save was
+    lost ("saving site models at shutdown failed")."""
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "winnow.cli", "serve", "--port", str(port), "--data-dir",
@@ -149,7 +151,7 @@ def test_ctrl_c_on_the_terminal_saves_the_models_before_the_workers_stop(
         wait_until_up(port, process)
         replies = asyncio.run(send_pages(port, [True, True]))
         assert all(r["type"] == "result" for r in replies), replies
-        os.killpg(process.pid, signal.SIGINT)
+        os.killpg(process.pid, stop)
         output, _ = process.communicate(timeout=START_TIMEOUT_S)
     finally:
         if process.poll() is None:

@@ -45,6 +45,9 @@ START_METHOD = "forkserver"
 """New worker processes start from a clean server process, not a fork of the threaded one;
 the forkserver preloads `winnow.server.worker`, so a new worker starts in milliseconds and
 shares the imported modules' memory with the others."""
+FORKSERVER_MODULE = "winnow.server.forkserver"
+"""Preloaded by the forkserver, which it makes leave the stop signals to the server (named,
+not imported: importing it here would make the server ignore them)."""
 RECYCLE_INTERVAL_S = 60.0
 """A slot is recycled at most this often, however much memory its worker holds."""
 
@@ -87,7 +90,7 @@ class Workers:
         self._context = multiprocessing.get_context(
             START_METHOD if START_METHOD in methods else "spawn")
         if self._context.get_start_method() == "forkserver":
-            self._context.set_forkserver_preload([worker.__name__])
+            self._context.set_forkserver_preload([FORKSERVER_MODULE, worker.__name__])
         # The workers hold the reading end; only this process holds the writing end, so
         # the workers see end of file when the server exits, however it exits.
         self._alive_r, self._alive_w = self._context.Pipe(duplex=False)
