@@ -293,7 +293,8 @@ def _collect_stats(page: Page) -> TreeStats:
 
 def folded_indices(page: Page, stats: TreeStats) -> frozenset[int]:
     """The indices of the page's folded panels (`folded.folded_panels`), found once per page:
-    every pass of the retry ladder reads them."""
+    every pass of the retry ladder reads them, and the main region (`mainregion`) those
+    under its root."""
     found = page.derived.get(FOLDED)
     if found is None:
         found = page.derived[FOLDED] = frozenset(_indices(stats, folded_panels(page, page.body)))

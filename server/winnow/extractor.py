@@ -138,7 +138,7 @@ def extract_page(page: Page, template: Template | None = None,
     clock.lap("pagetype")
     estimates = _Estimates(page, page_type)
     retry = _learned_retry(page, meta, estimates) if learned_retry else needs_retry
-    forum = reader_type == "forum" or declares_discussion(page)
+    forum = reader_type == "forum" or thread is not None and declares_discussion(page)
     code = page_type.probability("documentation") >= CODE_LEAN
     found, rendered, role = _article_beside(page, meta, noise, thread, retry, forum, code)
     container = template.container if template is not None else None

@@ -17,12 +17,18 @@ import copy
 from collections.abc import Collection, Sequence
 
 from winnow import econ
-from winnow.article import ArticleContent, is_noise_hint, label_regions, page_stats
+from winnow.article import (
+    ArticleContent,
+    folded_indices,
+    is_noise_hint,
+    label_regions,
+    page_stats,
+)
 from winnow.article_candidates import HIDING_CLASSES, class_names, names_reviews
 from winnow.article_names import has_word, name_tokens, says_display_only
 from winnow.article_trim import MIN_TWIN_CHARS, twin_blocks
 from winnow.edges import edge_furniture
-from winnow.folded import OVERLAY_WORDS, folded_panels, unfold
+from winnow.folded import OVERLAY_WORDS, unfold
 from winnow.page import HtmlElement, Page, is_hidden, wn_id
 from winnow.pagetype import PageType, readerless_probability
 from winnow.router import weighted_length
@@ -161,7 +167,8 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
     without the lines of furniture that open or close its text (`edge_furniture`)."""
     stats = page_stats(page)
     start = stats.index[root]
-    panels = folded_panels(page, root)
+    panels = {stats.elements[i] for i in folded_indices(page, stats)
+              if start <= i < stats.end[start]}
     if shown_prose:
         panels |= _hidden_prose(stats, start)
     drop = _furniture(stats, start, noise, panels, drop_reviews, shown_prose)
