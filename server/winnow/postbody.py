@@ -205,8 +205,7 @@ def title_lines(dom: RecordView, record: Sequence[int], title: str | None) -> li
 
 
 def _after_prose(dom: RecordView, v: int) -> bool:
-    """A paragraph precedes v's block (its siblings come in document order): v is in the
-    post's writing (a link to a like-named thread), not a title line."""
+    """A sibling paragraph (preorder: a lower number) precedes v's block: v is the post's text."""
     u = _block_of(dom, v)
     kids = dom.tree.children[max(dom.tree.parents[u], 0)]
     return any(dom.tree.tags[k] == "p" and dom.text_len[k] for k in kids if k < u)
