@@ -10,7 +10,6 @@ so adding a feature never shifts another. The module is pure: no I/O, no clock.
 from __future__ import annotations
 
 import math
-import operator
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -118,10 +117,15 @@ def page_features(page: Page) -> Features:
 
 
 def _compute(page: Page) -> Features:
+    """The features, read from the arrays MiBAT's DOM tree holds of the body (its elements,
+    in document order, and their lower-case tags) rather than a walk of their own."""
     body = page.body
-    elements = list(body.iter(etree.Element))
+    read = page_dom(page).read
+    assert read is not None and read.tree.elements is not None \
+        and read.tree.elements[0] is body
+    elements = read.tree.elements
     n = max(1, len(elements))
-    tags = Counter(map(_TAG, elements))
+    tags = Counter(read.tree.tags)
     text = body.text_content()
     chars = max(1, len(text.strip()))
     feats: Features = {"log_elements": math.log1p(n), "log_chars": math.log1p(chars),
@@ -129,9 +133,6 @@ def _compute(page: Page) -> Features:
     for tag in COUNTED_TAGS:
         feats[f"tag_{tag}"] = 100.0 * tags.get(tag, 0) / n
         feats[f"log_{tag}"] = math.log1p(tags.get(tag, 0))
-    read = page_dom(page).read
-    assert read is not None and read.tree.elements is not None \
-        and read.tree.elements[0] is body
     lengths = read.text_lengths
     nodes = _nodes_by_tag(read.tree.tags)
     feats["link_density"] = _share(lengths, nodes["a"], chars)
@@ -150,7 +151,6 @@ def _compute(page: Page) -> Features:
     return feats
 
 
-_TAG = operator.attrgetter("tag")
 def _strings(xpath: etree.XPath, el: HtmlElement) -> list[str]:
     """The strings an XPath selecting text nodes or attributes returns."""
     return cast(list[str], xpath(el))
@@ -180,7 +180,7 @@ def _outer(nodes: Iterable[int], sizes: Sequence[int]) -> Iterator[int]:
             yield v
 
 
-def _repeats(elements: list[HtmlElement]) -> Features:
+def _repeats(elements: Sequence[HtmlElement]) -> Features:
     """The largest run of same-kind children under one parent, and how many parents hold a
     repeated structure."""
     best = groups = 0
