@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 
 from winnow import mainregion
-from winnow.article import ArticleContent, page_stats
+from winnow.article import ArticleContent
 from winnow.extractor import _prose_region
 from winnow.mainregion import (
     SPREAD_BODY_SHARE,
@@ -358,4 +358,4 @@ def test_the_main_elements_are_the_main_xpath_answer_in_document_order() -> None
                       "<div id='mainly' role='navigation'>Three.</div></body></html>")
     expected = page.body.xpath(mainregion.MAIN_XPATH)
     assert [el.tag for el in expected] == ["div", "main", "section"]
-    assert mainregion._mains(page_stats(page)) == expected
+    assert mainregion._mains(page) == expected

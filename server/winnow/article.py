@@ -297,7 +297,10 @@ def folded_indices(page: Page, stats: TreeStats) -> frozenset[int]:
     under its root."""
     found = page.derived.get(FOLDED)
     if found is None:
-        found = page.derived[FOLDED] = frozenset(_indices(stats, folded_panels(page, page.body)))
+        dom = page_dom(page)
+        named = (dom.elements[v] for v in dom.named)
+        found = page.derived[FOLDED] = frozenset(_indices(stats, folded_panels(page, page.body,
+                                                                              named)))
     return found
 
 

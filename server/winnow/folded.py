@@ -18,6 +18,8 @@ them. Pure.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from winnow.article_names import has_word, name_tokens
 from winnow.page import WN_HIDDEN, HtmlElement, Page, is_hidden
 
@@ -35,14 +37,14 @@ hidden overlay's prose (a privacy notice, a sign-up pitch) is not folded content
 panel it holds folded by it."""
 
 
-def folded_panels(page: Page, root: HtmlElement) -> set[HtmlElement]:
+def folded_panels(page: Page, root: HtmlElement,
+                  named: Iterable[HtmlElement]) -> set[HtmlElement]:
     """The panels under `root` that a control of the page shows (see the module's doc),
-    hidden or not."""
+    hidden or not, among `named`, the elements under `root` (itself included) with a role
+    or an id attribute: a panel is known by one or the other."""
     ids = page.controlled_ids
     panels: set[HtmlElement] = set()
-    for el in root.iter():
-        if not isinstance(el.tag, str):
-            continue
+    for el in named:
         role = (el.get("role") or "").strip().lower()
         if role in PANEL_NOISE_ROLES:
             continue

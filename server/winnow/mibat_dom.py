@@ -29,6 +29,8 @@ DATE_ATTRS = ("datetime", "title", "data-time", "data-timestamp", "data-date")
 
 _DATE_ATTR_SET = frozenset(DATE_ATTRS)
 _HIDING_ATTR_SET = frozenset(HIDING_ATTRS)
+NAMING_ATTRS = frozenset({"role", "id"})
+"""The attributes of the nodes `DomTree.named` lists."""
 
 DATE_INLINE_TAGS = frozenset({"span", "abbr", "time"})
 """Inline tags a page writes a date in: one tag for matching (`_dates_one_tag`)."""
@@ -81,6 +83,11 @@ class DomTree:
     read: ReadTree | None = None
     """The page as `tree.read_tree` read it (element numbers, raw texts): ECON's counts
     start from it too (`article.page_stats`)."""
+    named: tuple[int, ...] = ()
+    """The nodes with a role or an id attribute (NAMING_ATTRS), in document order, found in
+    the look at each element's attribute names that finds the dated and hiding ones: the
+    page's folded panels (`folded`) and main containers (`mainregion`) are among them, and
+    a few dozen elements of a page's hundreds are asked for them instead of all."""
 
     @property
     def elements(self) -> Sequence[HtmlElement]:
@@ -112,7 +119,7 @@ def dom_tree(root: HtmlElement, with_ids: bool = True) -> DomTree:
     assert elements is not None
     n = len(tree)
     parents = tree.parents
-    dated, hiding = _marked(elements)
+    dated, hiding, named = _marked(elements)
     hidden = [False] * n
     for v in hiding:
         hidden[v] = is_hidden(elements[v])
@@ -138,7 +145,7 @@ def dom_tree(root: HtmlElement, with_ids: bool = True) -> DomTree:
         if parents[v] >= 0:
             counts[parents[v]] += counts[v]
     tree = _dates_one_tag(tree, cand, collapsed)
-    return DomTree(tree, cand, below, text_len, hidden, collapsed, all_len, read)
+    return DomTree(tree, cand, below, text_len, hidden, collapsed, all_len, read, named)
 
 
 def _dates_one_tag(tree: Tree, cand: Sequence[bool], collapsed: Sequence[bool]) -> Tree:
@@ -157,19 +164,23 @@ def _dates_one_tag(tree: Tree, cand: Sequence[bool], collapsed: Sequence[bool]) 
                                hashes=subtree_hashes(labels, tree.children))
 
 
-def _marked(elements: Sequence[HtmlElement]) -> tuple[set[int], set[int]]:
-    """The nodes with a date attribute (DATE_ATTRS) and the nodes with an attribute that
-    may hide them (HIDING_ATTRS). Each element's attribute names come in one call: an XPath
-    query for the nine names walked the tree once per name, a third slower."""
+def _marked(elements: Sequence[HtmlElement]) -> tuple[set[int], set[int], tuple[int, ...]]:
+    """The nodes with a date attribute (DATE_ATTRS), the nodes with an attribute that may
+    hide them (HIDING_ATTRS) and the nodes with a role or an id (NAMING_ATTRS). Each
+    element's attribute names come in one call: an XPath query for the nine names walked
+    the tree once per name, a third slower."""
     dated: set[int] = set()
     hiding: set[int] = set()
+    named: list[int] = []
     for v, names in enumerate(map(HtmlElement.keys, elements)):
         if names:
             if not _DATE_ATTR_SET.isdisjoint(names):
                 dated.add(v)
             if not _HIDING_ATTR_SET.isdisjoint(names):
                 hiding.add(v)
-    return dated, hiding
+            if not NAMING_ATTRS.isdisjoint(names):
+                named.append(v)
+    return dated, hiding, tuple(named)
 
 
 def _text_lengths(tree: Tree, left_out: Sequence[bool]) -> list[int]:
