@@ -21,6 +21,7 @@ from lxml.html import HtmlElement
 
 from winnow.mibat_dom import page_dom
 from winnow.page import Page, ld_types
+from winnow.tree import Tree
 
 Features = dict[str, float]
 
@@ -123,8 +124,7 @@ def _compute(page: Page) -> Features:
     read = page_dom(page).read
     assert read is not None and read.tree.elements is not None \
         and read.tree.elements[0] is body
-    elements = read.tree.elements
-    n = max(1, len(elements))
+    n = max(1, len(read.tree.elements))
     tags = Counter(read.tree.tags)
     text = body.text_content()
     chars = max(1, len(text.strip()))
@@ -140,7 +140,7 @@ def _compute(page: Page) -> Features:
     feats["table_share"] = _share(lengths, nodes["table"], chars)
     feats["list_share"] = _share(lengths, _outer(nodes["list"], read.tree.sizes), chars)
     feats["heading_share"] = _share(lengths, nodes["heading"], chars)
-    feats.update(_repeats(elements))
+    feats.update(_repeats(read.tree))
     feats.update(_name_themes(body, n))
     feats.update(_url_themes(page.url))
     feats.update(_ld_themes(page.json_ld))
@@ -180,17 +180,17 @@ def _outer(nodes: Iterable[int], sizes: Sequence[int]) -> Iterator[int]:
             yield v
 
 
-def _repeats(elements: Sequence[HtmlElement]) -> Features:
-    """The largest run of same-kind children under one parent, and how many parents hold a
-    repeated structure."""
+def _repeats(tree: Tree) -> Features:
+    """The largest run of same-kind children (tag and class) under one parent, and how many
+    parents hold a repeated structure. The tree's child lists hold the element children
+    only, so a parent of fewer than MIN_REPEAT_CHILDREN of them is passed over unread."""
+    assert tree.elements is not None
+    elements, tags = tree.elements, tree.tags
     best = groups = 0
-    for el in elements:
-        if len(el) < MIN_REPEAT_CHILDREN:
+    for kids in tree.children:
+        if len(kids) < MIN_REPEAT_CHILDREN:
             continue
-        kinds = Counter((c.tag, c.get("class")) for c in el if isinstance(c.tag, str))
-        if not kinds:
-            continue
-        top = kinds.most_common(1)[0][1]
+        top = max(Counter([(tags[c], elements[c].get("class")) for c in kids]).values())
         if top >= MIN_REPEAT_CHILDREN:
             groups += 1
             best = max(best, top)
