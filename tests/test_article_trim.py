@@ -60,3 +60,40 @@ def test_a_paragraph_the_post_says_twice_stays_twice() -> None:
     found = article.extract_once(page)
     assert found is not None
     assert found.content.text_content().count("council met") == 2
+
+
+SIGNUP = ("<div class='box'><p>Get our weekly letter</p><p>The best stories of the week, "
+          "sent to you every Friday morning, free of charge.</p><form>"
+          "<input type='{kind}' name='{name}'><button>Send</button></form></div>")
+
+
+def test_a_signup_box_inside_the_article_goes_with_its_pitch() -> None:
+    """The field is dropped at parse time; its parent, remembered, marks the box."""
+    prose = "".join(f"<p>{SENTENCE} Part {k}.</p>" for k in range(8))
+    for kind, name in (("email", "q"), ("text", "EMAIL")):
+        box = SIGNUP.format(kind=kind, name=name)
+        found = article.extract_once(page_of(f"<article>{prose}{box}{prose}</article>"))
+        assert found is not None
+        text = found.content.text_content()
+        assert "weekly letter" not in text and "Friday morning" not in text
+        assert text.count("Part 7.") == 2
+
+
+def test_a_search_field_leaves_its_box_alone() -> None:
+    prose = "".join(f"<p>{SENTENCE} Part {k}.</p>" for k in range(8))
+    box = SIGNUP.format(kind="search", name="q")
+    found = article.extract_once(page_of(f"<article>{prose}{box}{prose}</article>"))
+    assert found is not None
+    assert "Friday morning" in found.content.text_content()
+
+
+def test_a_short_post_holding_its_comment_form_is_kept() -> None:
+    """The box that fits under the size cap is the post itself, a third of the text (the
+    longer notes beside it hold the snippet): the share cap keeps it."""
+    post = ("<div class='post'><p>Our own short post, and the only thing it says: the "
+            "meeting moved to the town hall for good.</p>"
+            "<p>Email: <input type='text' name='email'></p></div>")
+    noise = "".join(f"<p>{SENTENCE} Note {k}.</p>" for k in range(2))
+    found = article.extract_once(page_of(f"<div>{post}<div class='more'>{noise}</div></div>"))
+    assert found is not None
+    assert "only thing it says" in found.content.text_content()

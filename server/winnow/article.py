@@ -38,6 +38,7 @@ from winnow.article_trim import (
     join_parts,
     leading_noise,
     link_lists,
+    signup_boxes,
     trailing_noise,
     twin_blocks,
 )
@@ -243,11 +244,12 @@ def choose_body(page: Page, hints: PageHints, rules: Rules) -> Chosen | None:
     summary, outside = join_parts(stats, climb.summary)
     summary, before = lead_blocks(stats, summary, heading, set(outside))
     return Chosen(stats, page_chars, climb, summary,
-                  _drops(stats, climb, summary, outside + before, rules), folded)
+                  _drops(stats, climb, summary, outside + before, rules,
+                         _indices(stats, page.address_fields)), folded)
 
 
 def _drops(stats: TreeStats, climb: Climb, summary: int, outside: list[int],
-           rules: Rules) -> dict[int, str]:
+           rules: Rules, fields: AbstractSet[int]) -> dict[int, str]:
     """The trimming rules in turn: each subtree they drop from the summary-node, named by
     the first rule that drops it."""
     drops: dict[int, str] = {}
@@ -265,6 +267,7 @@ def _drops(stats: TreeStats, climb: Climb, summary: int, outside: list[int],
     add("leading", leading_noise(stats, summary, snippet, drops.keys()))
     add("comments", comments_section(stats, summary, snippet))
     add("ad_labels", ad_labels(stats, summary))
+    add("signup", signup_boxes(stats, summary, snippet, fields))
     add("twins", twin_blocks(stats, summary, drops.keys(), MIN_TWIN_CHARS, sections=True))
     return drops
 

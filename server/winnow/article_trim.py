@@ -84,6 +84,16 @@ MAX_NOTICE_CHARS = 400
 """A copyright line or rights notice this short, after the article's text, is its footer."""
 
 
+SIGNUP_MAX_CHARS = 400
+"""A sign-up box around an e-mail field holds at most this much text outside links (a
+heading, a pitch of a sentence or two, the form's labels and fine print); more is content
+the field sits in."""
+
+SIGNUP_MAX_SHARE = 0.2
+"""Nor more than this share of the summary-node's text outside links: on a short page the
+box that fits under SIGNUP_MAX_CHARS may be the article itself, its comment form inside."""
+
+
 ITEM_TAGS = frozenset({"li", "dt", "dd", "tr", "td", "th"})
 """Items of a list or table, and all inside them, are never twins: the same line in two
 pricing plans' feature lists, or in two rows of a table, is a feature both have."""
@@ -142,6 +152,29 @@ def _named_part(stats: TreeStats, summary: int) -> int:
             return summary
         node = parent
     return node
+
+
+def signup_boxes(stats: TreeStats, summary: int, snippet: int,
+                 fields: AbstractSet[int]) -> list[int]:
+    """The boxes around the article's e-mail fields (`Page.address_fields`): a newsletter's
+    sign-up, a "get our updates" pitch, a feedback form. A box is the widest ancestor of the
+    field's parent, below the summary-node and off the snippet's path, with at most
+    SIGNUP_MAX_CHARS of text (and SIGNUP_MAX_SHARE of the summary-node's): the pitch and the
+    form's labels, not the prose beside them."""
+    limit = min(SIGNUP_MAX_CHARS, SIGNUP_MAX_SHARE * stats.content_chars(summary))
+    boxes: set[int] = set()
+    for field in fields:
+        if not summary < field < stats.end[summary]:
+            continue
+        box = None
+        node = field
+        while node != summary and stats.content_chars(node) <= limit \
+                and not node <= snippet < stats.end[node]:
+            box = node
+            node = stats.parent[node]
+        if box is not None and stats.chars[box]:
+            boxes.add(box)
+    return sorted(boxes)
 
 
 def ad_labels(stats: TreeStats, summary: int) -> list[int]:

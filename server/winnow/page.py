@@ -49,6 +49,9 @@ DROPPED_TAGS = ("script", "style", "template", "link", "svg", "iframe", "object"
                 "noframes")
 """Elements that never carry readable text; removed with their content."""
 
+ADDRESS_ATTRS = ("name", "id", "placeholder", "aria-label", "autocomplete")
+"""The attributes of a text field that may name what it asks for."""
+
 _CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.\-]+)""", re.I)
 _CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 """Characters XML trees cannot hold; pages carry them as stray bytes, never as text."""
@@ -83,6 +86,9 @@ class Page:
     controlled_ids: frozenset[str] = frozenset()
     """The ids the page's tabs, disclosure buttons and toggles show (`_read_controlled_ids`),
     read before the buttons are dropped from the tree: see `folded`."""
+    address_fields: tuple[HtmlElement, ...] = ()
+    """The parents of the form fields that ask for an e-mail address (`is_address_field`),
+    read before the fields are dropped from the tree: see `article_trim.signup_boxes`."""
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     """Structures computed from the tree once and read by several stages (MiBAT's DOM tree
     for extraction and for learning); cleared whenever the tree changes."""
@@ -153,9 +159,9 @@ def parse_page(html: bytes | str, url: str | None = None) -> Page:
     json_ld = _read_json_ld(root)
     rel_links = _read_rel_links(root)
     controlled = _read_controlled_ids(root)
-    _drop_non_content(root)
+    fields = _drop_non_content(root)
     return Page(root=root, url=url, json_ld=json_ld, has_ids=_has_ids(root), rel_links=rel_links,
-                controlled_ids=controlled)
+                controlled_ids=controlled, address_fields=fields)
 
 
 def _cleaned(text: str) -> tuple[str, bytes | None]:
@@ -327,14 +333,32 @@ def document_url(page: Page) -> str | None:
         return page.url
 
 
-def _drop_non_content(root: HtmlElement) -> None:
+def _drop_non_content(root: HtmlElement) -> tuple[HtmlElement, ...]:
     """Remove scripts, styles, forms controls and other non-text elements, comments and
     processing instructions, keeping tails; one walk finds them all (what lies inside a
-    removed element goes with it)."""
+    removed element goes with it). Return the parents of the e-mail address fields among
+    them, which outlive the fields."""
     doomed = list(root.iter(etree.Comment, etree.ProcessingInstruction, *DROPPED_TAGS))
+    fields: list[HtmlElement] = []
     for el in doomed:
-        if el.getparent() is not None:
+        parent = el.getparent()
+        if parent is not None:
+            if el.tag == "input" and is_address_field(el):
+                fields.append(parent)
             el.drop_tree()
+    return tuple(dict.fromkeys(fields))
+
+
+def is_address_field(el: HtmlElement) -> bool:
+    """Whether an <input> asks for an e-mail address: its type says so, or a text field's
+    name, id, placeholder, label or autocomplete hint names mail (a newsletter's "Your
+    email", a German "E-Mail-Adresse")."""
+    kind = (el.get("type") or "text").strip().lower()
+    if kind == "email":
+        return True
+    if kind != "text":
+        return False
+    return any("mail" in (el.get(attr) or "").lower() for attr in ADDRESS_ATTRS)
 
 
 def _has_ids(root: HtmlElement) -> bool:
