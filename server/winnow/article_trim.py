@@ -90,7 +90,7 @@ heading, a pitch of a sentence or two, the form's labels and fine print); more i
 the field sits in."""
 
 SIGNUP_MAX_SHARE = 0.2
-"""Nor more than this share of the summary-node's text outside links: on a short page the
+"""And at most this share of the summary-node's text outside links: on a short page the
 box that fits under SIGNUP_MAX_CHARS may be the article itself, its comment form inside."""
 
 
