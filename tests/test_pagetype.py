@@ -10,6 +10,7 @@ from model_reference import model_data, reference_probabilities
 from winnow import extract
 from winnow.article import extract_article
 from winnow.extractor import _whole_document, extract_page
+from winnow.mainregion import main_container
 from winnow.metadata import extract_metadata
 from winnow.page import parse_page
 from winnow.pagefeatures import page_features
@@ -214,6 +215,32 @@ def test_documentation_whose_body_is_its_main_container_is_read_as_a_region() ->
     meta = extract_metadata(page)
     found = extract_article(page)
     assert found is not None and found.source.tag == "main"
+    region, rendered = _whole_document(page, meta, found, None, [])
+    assert rendered is not None and "Parser.load('app.toml')" in rendered.text
+    assert "guide" not in rendered.text and "Built with Sphinx" not in rendered.text
+
+
+def test_documentation_without_a_main_container_reads_its_body_as_a_region() -> None:
+    """A page that names no main container (a generator's bare `<div class='document'>`) is
+    read as ECON's body taken as a region: its folded tabs shown and its code kept, its
+    sidebar and footer left out, as a main container would be."""
+    prose = ("<p>The parser reads a configuration file, checks every key against its schema, "
+             "and returns a mapping of settings. This part explains how to call it, which "
+             "errors it raises, and how to extend it with your own loaders.</p>")
+    code = "".join(f"<pre>from parser import load\nsettings = load('config{i}.toml')</pre>"
+                   f"{prose}" for i in range(1, 4))
+    html = ("<html><head><title>Loaders — Example 2.1 documentation</title>"
+            "<meta name='generator' content='Sphinx'></head><body>"
+            "<div class='sphinxsidebar' role='navigation'><h3>Navigation</h3><ul>"
+            + "".join(f"<li><a href='/docs/{n}.html'>{n} guide</a></li>" for n in range(9))
+            + f"</ul></div><div class='document'><h1>Loaders</h1>{code}<div role='tablist'>"
+            "<a role='tab' aria-controls='tab-rb'>Ruby</a></div><div role='tabpanel' "
+            "id='tab-rb' hidden><pre>settings = Parser.load('app.toml')</pre></div></div>"
+            "<div class='footer'>© Example authors. Built with Sphinx.</div></body></html>")
+    page = parse_page(html, DOC_URL)
+    meta = extract_metadata(page)
+    found = extract_article(page)
+    assert found is not None and main_container(page, found.source) is None
     region, rendered = _whole_document(page, meta, found, None, [])
     assert rendered is not None and "Parser.load('app.toml')" in rendered.text
     assert "guide" not in rendered.text and "Built with Sphinx" not in rendered.text

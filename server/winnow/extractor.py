@@ -334,12 +334,16 @@ def _whole_document(page: Page, meta: Metadata, found: ArticleContent,
     table of contents and other furniture: ECON takes one section of a reference page, the
     reader wants all of them, with their code, tables and headings. A body that is the main
     container itself is read as a region too: ECON's pruning drops its folded tabs and the
-    code and headings it finds no sentences in."""
+    code and headings it finds no sentences in; so is the body of a page that names no main
+    container (ECON's pruning cuts a manual's table of contents and its short linked lists as
+    teasers, on such pages often the whole `<body>`). A main container beside the body is no
+    document of it: the body stays."""
     container = main_container(page, found.source)
-    if container is None \
-            or container is not found.source and container not in found.source.iterancestors():
+    if container is not None \
+            and container is not found.source and container not in found.source.iterancestors():
         return found, rendered
-    region = main_region(page, container, noise, trim_edges=True)
+    region = main_region(page, found.source if container is None else container, noise,
+                         trim_edges=True)
     return region, _render(region, page, meta)
 
 
