@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 from model_reference import model_data, reference_probabilities
@@ -244,6 +245,26 @@ def test_documentation_without_a_main_container_reads_its_body_as_a_region() -> 
     region, rendered = _whole_document(page, meta, found, None, [])
     assert rendered is not None and "Parser.load('app.toml')" in rendered.text
     assert "guide" not in rendered.text and "Built with Sphinx" not in rendered.text
+
+
+def test_documentation_whose_body_holds_its_main_container_is_read_as_that_container() -> None:
+    """ECON's body may be the whole page around the main container (a manual whose sections
+    are short): the reader view is the main container, not what lies beside it (a version
+    picker no name marks as furniture). A page only leaning to documentation keeps its body."""
+    prose = ("<p>The parser reads a configuration file, checks every key against its schema, "
+             "and returns a mapping of settings.</p>")
+    html = ("<html><head><title>Loaders</title></head><body>"
+            "<div class='versions'>Supported versions: 18 / 17 / 16 / 15</div>"
+            f"<main><h1>Loaders</h1>{prose * 3}</main></body></html>")
+    page = parse_page(html, DOC_URL)
+    meta = extract_metadata(page)
+    found = extract_article(page)
+    assert found is not None
+    whole = replace(found, source=page.body)
+    region, rendered = _whole_document(page, meta, whole, None, [])
+    assert rendered is not None and "checks every key" in rendered.text
+    assert "Supported versions" not in rendered.text
+    assert _whole_document(page, meta, whole, None, [], sure=False) == (whole, None)
 
 
 def test_page_leaning_to_documentation_keeps_its_guide_index() -> None:

@@ -188,7 +188,8 @@ def extract_page(page: Page, template: Template | None = None,
             or reader_type == "article" and role == "none" and code):
         # a page leaning to documentation (CODE_LEAN) is read as a manual too: its ECON body
         # is often one section of the reference page, the rest cut as link lists
-        found, rendered = _whole_document(page, meta, found, rendered, known_noise)
+        found, rendered = _whole_document(page, meta, found, rendered, known_noise,
+                                          reader_type == "documentation")
     elif kind == "article" and found is not None and rendered is not None and role == "none" \
             and not titled and reader_type == "article" \
             and readerless_probability(page_type) >= SPREAD_LEAN:
@@ -328,19 +329,25 @@ def _listed(page: Page, meta: Metadata, thread: Thread, page_type: PageType,
 
 
 def _whole_document(page: Page, meta: Metadata, found: ArticleContent,
-                    rendered: Rendered | None, noise: list[HtmlElement]
+                    rendered: Rendered | None, noise: list[HtmlElement], sure: bool = True
                     ) -> tuple[ArticleContent, Rendered | None]:
     """A documentation page's whole main container around ECON's body, without its sidebar,
     table of contents and other furniture: ECON takes one section of a reference page, the
     reader wants all of them, with their code, tables and headings. A body that is the main
     container itself is read as a region too: ECON's pruning drops its folded tabs and the
-    code and headings it finds no sentences in; so is the body of a page that names no main
-    container (ECON's pruning cuts a manual's table of contents and its short linked lists as
-    teasers, on such pages often the whole `<body>`). A main container beside the body is no
-    document of it: the body stays."""
+    code and headings it finds no sentences in. On a page `sure` to be documentation (its
+    type, not a lean to it), a body around the main container (often the whole `<body>`) is
+    read as that container, and the body of a page that names none as a region: ECON's
+    pruning cuts a manual's table of contents and short linked lists as teasers. A page only
+    leaning to documentation keeps its body there (an article beside its related reads, with
+    no main container to bound it). A main container beside the body is no document of it:
+    the body stays."""
     container = main_container(page, found.source)
-    if container is not None \
-            and container is not found.source and container not in found.source.iterancestors():
+    holds = container is not None \
+        and (container is found.source or container in found.source.iterancestors())
+    if not holds and not sure:
+        return found, rendered
+    if container is not None and not holds and found.source not in container.iterancestors():
         return found, rendered
     region = main_region(page, found.source if container is None else container, noise,
                          trim_edges=True)
