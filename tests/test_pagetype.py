@@ -196,23 +196,29 @@ def test_documentation_keeps_the_code_of_its_folded_tabs() -> None:
     assert "Section 2 of the parser API" in result.article.text
 
 
-def test_documentation_whose_body_is_its_main_container_is_read_as_a_region() -> None:
-    """When ECON's body is the main container itself (paragraphs right in <main>), the reader
-    view is still that container read as a region: its folded tabs shown."""
+def _sphinx_page(wrapper: str) -> str:
+    """A Sphinx manual's page whose content (three code blocks with prose, a folded tab) is in
+    `wrapper` (an opening tag), between a navigation sidebar and a footer."""
     prose = ("<p>The parser reads a configuration file, checks every key against its schema, "
              "and returns a mapping of settings. This part explains how to call it, which "
              "errors it raises, and how to extend it with your own loaders.</p>")
     code = "".join(f"<pre>from parser import load\nsettings = load('config{i}.toml')</pre>"
                    f"{prose}" for i in range(1, 4))
-    html = ("<html><head><title>Loaders — Example 2.1 documentation</title>"
+    closing = "</" + wrapper[1:].split()[0].rstrip(">") + ">"
+    return ("<html><head><title>Loaders — Example 2.1 documentation</title>"
             "<meta name='generator' content='Sphinx'></head><body>"
             "<div class='sphinxsidebar' role='navigation'><h3>Navigation</h3><ul>"
             + "".join(f"<li><a href='/docs/{n}.html'>{n} guide</a></li>" for n in range(9))
-            + f"</ul></div><main><h1>Loaders</h1>{code}<div role='tablist'><a role='tab' "
+            + f"</ul></div>{wrapper}<h1>Loaders</h1>{code}<div role='tablist'><a role='tab' "
             "aria-controls='tab-rb'>Ruby</a></div><div role='tabpanel' id='tab-rb' hidden><pre>"
-            "settings = Parser.load('app.toml')</pre></div></main>"
+            f"settings = Parser.load('app.toml')</pre></div>{closing}"
             "<div class='footer'>© Example authors. Built with Sphinx.</div></body></html>")
-    page = parse_page(html, DOC_URL)
+
+
+def test_documentation_whose_body_is_its_main_container_is_read_as_a_region() -> None:
+    """When ECON's body is the main container itself (paragraphs right in <main>), the reader
+    view is still that container read as a region: its folded tabs shown."""
+    page = parse_page(_sphinx_page("<main>"), DOC_URL)
     meta = extract_metadata(page)
     found = extract_article(page)
     assert found is not None and found.source.tag == "main"
@@ -225,20 +231,7 @@ def test_documentation_without_a_main_container_reads_its_body_as_a_region() -> 
     """A page that names no main container (a generator's bare `<div class='document'>`) is
     read as ECON's body taken as a region: its folded tabs shown and its code kept, its
     sidebar and footer left out, as a main container would be."""
-    prose = ("<p>The parser reads a configuration file, checks every key against its schema, "
-             "and returns a mapping of settings. This part explains how to call it, which "
-             "errors it raises, and how to extend it with your own loaders.</p>")
-    code = "".join(f"<pre>from parser import load\nsettings = load('config{i}.toml')</pre>"
-                   f"{prose}" for i in range(1, 4))
-    html = ("<html><head><title>Loaders — Example 2.1 documentation</title>"
-            "<meta name='generator' content='Sphinx'></head><body>"
-            "<div class='sphinxsidebar' role='navigation'><h3>Navigation</h3><ul>"
-            + "".join(f"<li><a href='/docs/{n}.html'>{n} guide</a></li>" for n in range(9))
-            + f"</ul></div><div class='document'><h1>Loaders</h1>{code}<div role='tablist'>"
-            "<a role='tab' aria-controls='tab-rb'>Ruby</a></div><div role='tabpanel' "
-            "id='tab-rb' hidden><pre>settings = Parser.load('app.toml')</pre></div></div>"
-            "<div class='footer'>© Example authors. Built with Sphinx.</div></body></html>")
-    page = parse_page(html, DOC_URL)
+    page = parse_page(_sphinx_page("<div class='document'>"), DOC_URL)
     meta = extract_metadata(page)
     found = extract_article(page)
     assert found is not None and main_container(page, found.source) is None
