@@ -135,24 +135,3 @@ def test_an_articles_folded_panels_are_in_its_body() -> None:
     assert "weighted by income" in text and "after the vote" in text
     assert "cart is empty" not in text and "newsletter" not in text
     assert "keep reading" not in text
-
-
-def test_a_section_anchored_by_its_own_heading_is_not_named_for_its_topic() -> None:
-    """A documentation generator gives each section its heading's slug as id: a section on
-    HTTP headers or cookies is no page header or cookie banner. A box whose id spells its
-    heading is still named so, and a section of comments still says comments."""
-    page = parse_page("<html><body>"
-                      "<section id='header-ordering'><span id='id16'></span>"
-                      "<h2>Header Ordering<a href='#header-ordering'>¶</a></h2>"
-                      f"<p>{SENTENCE}</p></section>"
-                      f"<section id='cookies'><h3>Cookies</h3><p>{SENTENCE}</p></section>"
-                      f"<section id='footer'><p>Intro</p><h2>Footer</h2><p>{SENTENCE}</p></section>"
-                      "<div id='subscribe'><h3>Subscribe</h3><p>Get our letter.</p></div>"
-                      f"<section id='comments'><h2>Comments</h2><p>{SENTENCE}</p></section>"
-                      "</body></html>")
-    ordering, cookies, footer, subscribe, comments = page.body
-    assert not is_noise_hint(ordering)
-    assert not is_noise_hint(cookies)
-    assert is_noise_hint(footer)  # it does not open with the heading its id spells
-    assert is_noise_hint(subscribe)
-    assert is_noise_hint(comments)

@@ -4,14 +4,12 @@
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import pytest
 from model_reference import model_data, reference_probabilities
 from winnow import extract
 from winnow.article import extract_article
 from winnow.extractor import _whole_document, extract_page
-from winnow.mainregion import main_container
 from winnow.metadata import extract_metadata
 from winnow.page import parse_page
 from winnow.pagefeatures import page_features
@@ -196,68 +194,29 @@ def test_documentation_keeps_the_code_of_its_folded_tabs() -> None:
     assert "Section 2 of the parser API" in result.article.text
 
 
-def _sphinx_page(wrapper: str) -> str:
-    """A Sphinx manual's page whose content (three code blocks with prose, a folded tab) is in
-    `wrapper` (an opening tag), between a navigation sidebar and a footer."""
+def test_documentation_whose_body_is_its_main_container_is_read_as_a_region() -> None:
+    """When ECON's body is the main container itself (paragraphs right in <main>), the reader
+    view is still that container read as a region: its folded tabs shown."""
     prose = ("<p>The parser reads a configuration file, checks every key against its schema, "
              "and returns a mapping of settings. This part explains how to call it, which "
              "errors it raises, and how to extend it with your own loaders.</p>")
     code = "".join(f"<pre>from parser import load\nsettings = load('config{i}.toml')</pre>"
                    f"{prose}" for i in range(1, 4))
-    closing = "</" + wrapper[1:].split()[0].rstrip(">") + ">"
-    return ("<html><head><title>Loaders — Example 2.1 documentation</title>"
+    html = ("<html><head><title>Loaders — Example 2.1 documentation</title>"
             "<meta name='generator' content='Sphinx'></head><body>"
             "<div class='sphinxsidebar' role='navigation'><h3>Navigation</h3><ul>"
             + "".join(f"<li><a href='/docs/{n}.html'>{n} guide</a></li>" for n in range(9))
-            + f"</ul></div>{wrapper}<h1>Loaders</h1>{code}<div role='tablist'><a role='tab' "
+            + f"</ul></div><main><h1>Loaders</h1>{code}<div role='tablist'><a role='tab' "
             "aria-controls='tab-rb'>Ruby</a></div><div role='tabpanel' id='tab-rb' hidden><pre>"
-            f"settings = Parser.load('app.toml')</pre></div>{closing}"
+            "settings = Parser.load('app.toml')</pre></div></main>"
             "<div class='footer'>© Example authors. Built with Sphinx.</div></body></html>")
-
-
-def test_documentation_whose_body_is_its_main_container_is_read_as_a_region() -> None:
-    """When ECON's body is the main container itself (paragraphs right in <main>), the reader
-    view is still that container read as a region: its folded tabs shown."""
-    page = parse_page(_sphinx_page("<main>"), DOC_URL)
+    page = parse_page(html, DOC_URL)
     meta = extract_metadata(page)
     found = extract_article(page)
     assert found is not None and found.source.tag == "main"
     region, rendered = _whole_document(page, meta, found, None, [])
     assert rendered is not None and "Parser.load('app.toml')" in rendered.text
     assert "guide" not in rendered.text and "Built with Sphinx" not in rendered.text
-
-
-def test_documentation_without_a_main_container_reads_its_body_as_a_region() -> None:
-    """A page that names no main container (a generator's bare `<div class='document'>`) is
-    read as ECON's body taken as a region: its folded tabs shown and its code kept, its
-    sidebar and footer left out, as a main container would be."""
-    page = parse_page(_sphinx_page("<div class='document'>"), DOC_URL)
-    meta = extract_metadata(page)
-    found = extract_article(page)
-    assert found is not None and main_container(page, found.source) is None
-    region, rendered = _whole_document(page, meta, found, None, [])
-    assert rendered is not None and "Parser.load('app.toml')" in rendered.text
-    assert "guide" not in rendered.text and "Built with Sphinx" not in rendered.text
-
-
-def test_documentation_whose_body_holds_its_main_container_is_read_as_that_container() -> None:
-    """ECON's body may be the whole page around the main container (a manual whose sections
-    are short): the reader view is the main container, not what lies beside it (a version
-    picker no name marks as furniture). A page only leaning to documentation keeps its body."""
-    prose = ("<p>The parser reads a configuration file, checks every key against its schema, "
-             "and returns a mapping of settings.</p>")
-    html = ("<html><head><title>Loaders</title></head><body>"
-            "<div class='versions'>Supported versions: 18 / 17 / 16 / 15</div>"
-            f"<main><h1>Loaders</h1>{prose * 3}</main></body></html>")
-    page = parse_page(html, DOC_URL)
-    meta = extract_metadata(page)
-    found = extract_article(page)
-    assert found is not None
-    whole = replace(found, source=page.body)
-    region, rendered = _whole_document(page, meta, whole, None, [])
-    assert rendered is not None and "checks every key" in rendered.text
-    assert "Supported versions" not in rendered.text
-    assert _whole_document(page, meta, whole, None, [], sure=False) == (whole, None)
 
 
 def test_page_leaning_to_documentation_keeps_its_guide_index() -> None:

@@ -627,17 +627,3 @@ def test_a_question_and_its_one_answer_declared_by_microdata() -> None:
     assert [p.author for p in result.posts] == ["ann", "bob"]
     assert result.posts[0].text.startswith("My old pump died")
     assert result.posts[1].text.startswith("Take a small fountain pump")
-
-
-def test_a_link_repeating_part_of_the_title_inside_a_post_is_no_title_line() -> None:
-    # a post pointing to a like-named thread in its second paragraph: the link is the post's
-    # writing, not a title line above its body (the body would start after it; with two
-    # posts, no other post's body place outvotes that reading)
-    first = ("I join my disks with a script I found in another thread here:"
-             '</p><p><a href="/t/7">Join disks in linear mode</a>, thanks bob.</p>'
-             "<p>It stops after the first disk. Why?")
-    posts = [("ann", "2024-05-01T10:00:00Z", first), POSTS[1]]
-    page = forum(posts).replace("Which pump?", "Joining many disks in linear mode")
-    result = winnow.extract(page, "https://forum.example/t/8", now=NOW)
-    assert result.kind == "thread"
-    assert result.posts[0].text.startswith("I join my disks with a script")

@@ -149,9 +149,7 @@ def class_names(el: HtmlElement) -> str:
     """The class and id words that can say what an element is for. An id of SLUG_WORDS words
     or more is a slug of the content's own heading ("sharing-with-a-single-developer"), not
     a role, and is left out; so is an id that spells the element's own text (the anchor of a
-    section heading "Community") or, on a `<section>`, its heading's (a documentation
-    generator's section anchored by its title, `<section id="cookies"><h3>Cookies`), unless
-    it names comments."""
+    section heading "Community")."""
     return _class_names(el, el.attrib)
 
 
@@ -159,31 +157,14 @@ def _class_names(el: HtmlElement, attrs: Mapping[str, str]) -> str:
     """`class_names` of `el`, whose attributes are `attrs`."""
     ident = attrs.get("id") or ""
     if ident and (len(_SLUG_SPLIT_RE.split(ident)) >= SLUG_WORDS
-                  or _spells_own_text(el, ident) or _spells_own_heading(el, ident)):
+                  or _spells_own_text(el, ident)):
         ident = ""
     return f"{attrs.get('class') or ''} {ident}"
 
 
 def _spells_own_text(el: HtmlElement, ident: str) -> bool:
-    return _spells(ident, el.text)
-
-
-def _spells(ident: str, text: str | None) -> bool:
     words = _WORD_RE.findall(ident.casefold())
-    return bool(words) and words == _WORD_RE.findall((text or "").casefold())
-
-
-def _spells_own_heading(el: HtmlElement, ident: str) -> bool:
-    """Whether `el` is a `<section>` whose id spells the heading it opens with (the first
-    child holding text; an empty anchor before it is skipped) and names no comments."""
-    if el.tag != "section" or names_mod.says_comments(ident):
-        return False
-    for child in el.iterchildren("*"):
-        if child.tag in HEADING_TAGS:
-            return _spells(ident, child.text_content())
-        if (child.text_content() or "").strip():
-            return False
-    return False
+    return bool(words) and words == _WORD_RE.findall((el.text or "").casefold())
 
 
 def noise_roots(stats: TreeStats, heading: int | None = None,

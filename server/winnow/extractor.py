@@ -188,8 +188,7 @@ def extract_page(page: Page, template: Template | None = None,
             or reader_type == "article" and role == "none" and code):
         # a page leaning to documentation (CODE_LEAN) is read as a manual too: its ECON body
         # is often one section of the reference page, the rest cut as link lists
-        found, rendered = _whole_document(page, meta, found, rendered, known_noise,
-                                          reader_type == "documentation")
+        found, rendered = _whole_document(page, meta, found, rendered, known_noise)
     elif kind == "article" and found is not None and rendered is not None and role == "none" \
             and not titled and reader_type == "article" \
             and readerless_probability(page_type) >= SPREAD_LEAN:
@@ -329,34 +328,19 @@ def _listed(page: Page, meta: Metadata, thread: Thread, page_type: PageType,
 
 
 def _whole_document(page: Page, meta: Metadata, found: ArticleContent,
-                    rendered: Rendered | None, noise: list[HtmlElement], sure: bool = True
+                    rendered: Rendered | None, noise: list[HtmlElement]
                     ) -> tuple[ArticleContent, Rendered | None]:
-    """A documentation page's whole document (`_document_root`) read as a region, without its
-    sidebar, table of contents and other furniture: ECON takes one section of a reference
-    page, and its pruning drops folded tabs, code and headings it finds no sentences in and
-    cuts a manual's table of contents and short linked lists as teasers; the reader wants all
-    of it. A page only leaning to documentation (not `sure`) is read so only inside a main
-    container that holds its body: an article beside its related reads has none to bound it.
-    A main container beside the body is no document of it: the body stays."""
-    root = _document_root(found.source, main_container(page, found.source), sure)
-    if root is None:
+    """A documentation page's whole main container around ECON's body, without its sidebar,
+    table of contents and other furniture: ECON takes one section of a reference page, the
+    reader wants all of them, with their code, tables and headings. A body that is the main
+    container itself is read as a region too: ECON's pruning drops its folded tabs and the
+    code and headings it finds no sentences in."""
+    container = main_container(page, found.source)
+    if container is None \
+            or container is not found.source and container not in found.source.iterancestors():
         return found, rendered
-    region = main_region(page, root, noise, trim_edges=True)
+    region = main_region(page, container, noise, trim_edges=True)
     return region, _render(region, page, meta)
-
-
-def _document_root(body: HtmlElement, container: HtmlElement | None,
-                   sure: bool) -> HtmlElement | None:
-    """The element `_whole_document` reads as the document, or None to keep ECON's body: the
-    main container when it is the body or holds it; on a page `sure` to be documentation, also
-    the main container inside the body, or the body when the page names none."""
-    if container is not None and (container is body or container in body.iterancestors()):
-        return container
-    if not sure:
-        return None
-    if container is None:
-        return body
-    return container if body in container.iterancestors() else None
 
 
 def _article_beside(page: Page, meta: Metadata, noise: list[HtmlElement],

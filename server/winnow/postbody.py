@@ -201,26 +201,16 @@ def title_lines(dom: RecordView, record: Sequence[int], title: str | None) -> li
     limit = len(title) + TITLE_PREFIX_CHARS
     return [v for root in record for v in dom.tree.subtree(root)
             if 0 < dom.text_len[v] <= limit and not dom.tree.children[v]
-            and _is_title(dom, v, title) and _own_line(dom, v) and not _after_prose(dom, v)]
-
-
-def _after_prose(dom: RecordView, v: int) -> bool:
-    """A sibling paragraph (preorder: a lower number) precedes v's block: v is the post's text."""
-    u = _block_of(dom, v)
-    kids = dom.tree.children[max(dom.tree.parents[u], 0)]
-    return any(dom.tree.tags[k] == "p" and dom.text_len[k] for k in kids if k < u)
-
-
-def _block_of(dom: RecordView, v: int) -> int:
-    while dom.tree.parents[v] >= 0 and dom.tree.tags[v] not in BLOCK_TAGS:
-        v = dom.tree.parents[v]
-    return v
+            and _is_title(dom, v, title) and _own_line(dom, v)]
 
 
 def _own_line(dom: RecordView, v: int) -> bool:
     """True when v heads its block: the nearest block ancestor holds little text besides it
     (an author and a date at most); a title in the first words of a body is the body's."""
-    return dom.text_len[_block_of(dom, v)] <= dom.text_len[v] + MAX_DATE_LINE_CHARS
+    u = v
+    while dom.tree.parents[u] >= 0 and dom.tree.tags[u] not in BLOCK_TAGS:
+        u = dom.tree.parents[u]
+    return dom.text_len[u] <= dom.text_len[v] + MAX_DATE_LINE_CHARS
 
 
 def _is_title(dom: RecordView, v: int, title: str | None) -> bool:
