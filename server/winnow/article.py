@@ -219,7 +219,7 @@ class Chosen:
     drops: dict[int, str]
     """Each subtree dropped from the summary-node, with the rule that dropped it first
     (bench/losscensus.py charges lost text to these names)."""
-    folded: AbstractSet[int] = frozenset()
+    folded: AbstractSet[int]
     """The folded panels of the page (`folded.folded_panels`), shown in the copy."""
 
 
@@ -312,7 +312,7 @@ def _indices(stats: TreeStats, elements: Iterable[HtmlElement]) -> set[int]:
 
 
 def _build(stats: TreeStats, summary: int, drop: AbstractSet[int],
-           page_chars: int, folded: AbstractSet[int] = frozenset()) -> ArticleContent:
+           page_chars: int, folded: AbstractSet[int]) -> ArticleContent:
     """Copy the summary-node without the dropped subtrees (copy and original pair up in
     document order), its `folded` panels shown, and label the page's outermost content and
     noise elements."""

@@ -87,7 +87,7 @@ class Page:
     """The ids the page's tabs, disclosure buttons and toggles show (`_read_controlled_ids`),
     read before the buttons are dropped from the tree: see `folded`."""
     address_fields: tuple[HtmlElement, ...] = ()
-    """The parents of the form fields that ask for an e-mail address (`is_address_field`),
+    """The parents of the form fields that ask for an e-mail address (`_is_address_field`),
     read before the fields are dropped from the tree: see `article_trim.signup_boxes`."""
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     """Structures computed from the tree once and read by several stages (MiBAT's DOM tree
@@ -343,13 +343,13 @@ def _drop_non_content(root: HtmlElement) -> tuple[HtmlElement, ...]:
     for el in doomed:
         parent = el.getparent()
         if parent is not None:
-            if el.tag == "input" and is_address_field(el):
+            if el.tag == "input" and _is_address_field(el):
                 fields.append(parent)
             el.drop_tree()
     return tuple(dict.fromkeys(fields))
 
 
-def is_address_field(el: HtmlElement) -> bool:
+def _is_address_field(el: HtmlElement) -> bool:
     """Whether an <input> asks for an e-mail address: its type says so, or a text field's
     name, id, placeholder, label or autocomplete hint names mail (a newsletter's "Your
     email", a German "E-Mail-Adresse")."""
