@@ -31,6 +31,10 @@ SCOPE_TAGS = frozenset("applet caption html table td th marquee object template"
 """Elements that bound the scope an end tag looks for its element in (HTML5 "has an element
 in scope"); an end tag never closes across them."""
 
+TRACKED_TAGS = CLOSING_BLOCK_TAGS | SCOPE_TAGS
+"""The elements `close_blocks` keeps on its stack of open elements; the end tag of any other
+element neither closes nor bounds one."""
+
 RAW_TEXT_TAGS = ("script", "style", "textarea", "title", "xmp", "iframe", "noembed",
                  "noframes", "plaintext")
 """Elements whose content is text, not markup: tags inside them are not tags."""
@@ -106,12 +110,14 @@ def close_blocks(text: str) -> str:
     stack: list[str] = []
     last = 0
     for match in _TOKEN_RE.finditer(text):
-        tag = (match.group("tag") or "").lower()
-        if not tag:
+        name = match["tag"]
+        if name is None:
             continue  # a comment or a raw-text element: nothing to track
-        if not match.group("end"):
-            tracked = tag in CLOSING_BLOCK_TAGS or tag in SCOPE_TAGS
-            if tracked and not match.group().endswith("/>"):
+        tag = name.lower()
+        if tag not in TRACKED_TAGS:
+            continue  # most tags: matched only to skip their attribute values
+        if not match["end"]:
+            if not match.group().endswith("/>"):
                 stack.append(tag)
             continue
         depth = _open_in_scope(stack, tag)
@@ -121,7 +127,7 @@ def close_blocks(text: str) -> str:
         del stack[depth:]
         if implied and tag in CLOSING_BLOCK_TAGS:
             out.append(text[last:match.start()])
-            out.extend(f"</{name}>" for name in reversed(implied))
+            out.extend(f"</{kind}>" for kind in reversed(implied))
             last = match.start()
     out.append(text[last:])
     return "".join(out)
