@@ -335,18 +335,15 @@ def document_url(page: Page) -> str | None:
 
 def _drop_non_content(root: HtmlElement) -> tuple[HtmlElement, ...]:
     """Remove scripts, styles, forms controls and other non-text elements, comments and
-    processing instructions, keeping tails; one walk finds them all (what lies inside a
-    removed element goes with it). Return the parents of the e-mail address fields among
-    them, which outlive the fields."""
-    doomed = list(root.iter(etree.Comment, etree.ProcessingInstruction, *DROPPED_TAGS))
-    fields: list[HtmlElement] = []
-    for el in doomed:
-        parent = el.getparent()
-        if parent is not None:
-            if el.tag == "input" and _is_address_field(el):
-                fields.append(parent)
-            el.drop_tree()
-    return tuple(dict.fromkeys(fields))
+    processing instructions, keeping tails, in one pass of lxml's `strip_elements` (in C: a
+    Python `drop_tree` per element cost twice as much). Return the parents of the e-mail
+    address fields among them, which outlive the fields. A tail stays a text node of its own
+    beside the text before it: `.text`, `.tail`, `itertext` and `text_content` read such
+    neighbours as one text, as they read them after `drop_tree`."""
+    fields = [el.getparent() for el in root.iter("input") if _is_address_field(el)]
+    etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *DROPPED_TAGS,
+                         with_tail=False)
+    return tuple(dict.fromkeys(parent for parent in fields if parent is not None))
 
 
 def _is_address_field(el: HtmlElement) -> bool:
