@@ -8,11 +8,16 @@
     .venv/bin/python bench/speed.py compare /tmp/speed/before.jsonl /tmp/speed/after.jsonl
     # interleaved timing: one worker process per engine, fed the same page in turn
     .venv/bin/python bench/speed.py ab --a /tmp/wt-before/server --b server --trafilatura
+    # the same, timing each call's process CPU time instead of the wall clock
+    .venv/bin/python bench/speed.py ab --a /tmp/wt-before/server --b server --trafilatura --cpu
 
 `ab` keeps one long-lived worker per engine (winnow from each source tree, trafilatura) and
 sends every page to each of them in turn, rotating who goes first, so a noisy shared machine
 slows them alike; each worker times only its extraction call (parse included, like
-bench/evaluate.py). `compare` takes confidences equal within `CONFIDENCE_TOLERANCE`.
+bench/evaluate.py). With `--cpu` a worker times its process's CPU time instead
+(`time.process_time`): on a host other jobs load, wall-clock medians of one run moved by half
+between runs minutes apart (the time a worker waits for a core counts), CPU-time medians by
+a tenth. `compare` takes confidences equal within `CONFIDENCE_TOLERANCE`.
 """
 
 from __future__ import annotations
@@ -126,17 +131,20 @@ def profile(sets: Sequence[str], split: str | None, limit: int | None, top: int,
 
 # --- interleaved A/B timing ---------------------------------------------------------------------
 
-def worker(engine: str, sets: Sequence[str], split: str | None, limit: int | None) -> int:
-    """Serve timing requests: read a page index per line, extract it, answer its milliseconds."""
+def worker(engine: str, sets: Sequence[str], split: str | None, limit: int | None,
+           cpu: bool = False) -> int:
+    """Serve timing requests: read a page index per line, extract it, answer its milliseconds
+    (of the wall clock, or of the process's CPU time with `cpu`)."""
     cases = _cases(sets, split, limit)
     run = _runner(engine)
+    clock = time.process_time if cpu else time.perf_counter
     run(cases[0])  # warm up: models, lazy imports
     print("ready", flush=True)
     for line in sys.stdin:
         case = cases[int(line)]
-        start = time.perf_counter()
+        start = clock()
         run(case)
-        print(f"{(time.perf_counter() - start) * 1000:.3f}", flush=True)
+        print(f"{(clock() - start) * 1000:.3f}", flush=True)
     return 0
 
 
@@ -162,6 +170,8 @@ def _spawn(engine: str, pythonpath: str | None, args: argparse.Namespace) -> sub
         env["PYTHONPATH"] = str(Path(pythonpath).resolve())
     command = [sys.executable, str(Path(__file__).resolve()), "worker", engine,
                "--sets", ",".join(args.sets), "--split", args.split or "all"]
+    if args.cpu:
+        command.append("--cpu")
     if args.limit:
         command += ["--limit", str(args.limit)]
     proc = subprocess.Popen(command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -238,9 +248,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     sub.add_argument("--a", required=True, help="PYTHONPATH of engine A (a server/ directory)")
     sub.add_argument("--b", required=True, help="PYTHONPATH of engine B")
     sub.add_argument("--trafilatura", action="store_true", help="time trafilatura beside")
+    sub.add_argument("--cpu", action="store_true",
+                     help="time each call's process CPU time, not the wall clock")
     common(sub, "wcxb,sites", "all")
     sub = commands.add_parser("worker", help=argparse.SUPPRESS)
     sub.add_argument("engine")
+    sub.add_argument("--cpu", action="store_true")
     common(sub, "wcxb", "all")
     return parser.parse_args(argv)
 
@@ -254,7 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "profile":
         return profile(args.sets, _split(args.split), args.limit, args.top, args.sort)
     if args.command == "worker":
-        return worker(args.engine, args.sets, _split(args.split), args.limit)
+        return worker(args.engine, args.sets, _split(args.split), args.limit, args.cpu)
     return ab(args)
 
 
