@@ -557,8 +557,9 @@ def report(runs: Sequence[SiteRun], costs: Sequence[CostRun], command: str) -> s
         "by a stable hash of the site's name, as in the article table. Metric as in the "
         "article table (shingle P and R averaged over pages, F1 of the averages). "
         "\"template used\": pages extracted with method template+econ: their cluster had "
-        "learned a page, a nearer cluster that learned 2 lent its template, or text "
-        "repeated across the site's learned pages explained part of them.",
+        "learned a page, a nearer cluster that learned one lent its template (or, when its "
+        "layout pattern did not match, its template text), or text repeated across the "
+        "site's learned pages explained part of them.",
         "", "### F1 per site", "", *site_table(runs), "", speed_line(runs), "",
         unextractable(runs),
         "", "### Learning curve", "",

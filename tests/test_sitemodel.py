@@ -328,3 +328,22 @@ def test_learned_pages_survive_json_round_trip() -> None:
     again = SiteModel.from_json(json.loads(json.dumps(model.to_json())))
     again.add_page(parse_page(news_page(1), "https://example.com/1"))
     assert again.pages_seen == 1
+
+
+def test_a_page_the_nearest_layout_pattern_does_not_match_borrows_its_template_text() -> None:
+    """A variant of a template (RTDM and the layout pattern set it apart) still carries the
+    template's boxes: the text it holds at the same tag path as the near cluster's learned
+    page is template text, and nothing else of that cluster's template is lent."""
+    model = learned([news_page(0)])
+    variant = news_page(9).replace("<div class='text'>", "<div class='video'><p>Watch the "
+                                   "clip.</p></div><div class='text'>")
+    seen = model.observe(parse_page(variant))
+    seen.matches = []  # as if RTDM had found it too far from every cluster
+    sources = model.noise_sources(seen)
+    assert set(sources) == {"chunks", "site"} and sources["chunks"]
+    template = model.template(seen)
+    assert template is not None and template.cluster in model.clusters
+    noise = " ".join(el.text_content() for el in template.noise)
+    assert "digest of the news" in noise and "All rights reserved" in noise
+    assert sentence(9, 1) not in noise and "Watch the clip" not in noise
+    assert model.template(parse_page(gallery_page(1))) is None

@@ -9,13 +9,14 @@ explains: static layout blocks, asides the layout pattern places outside the mai
 blocks of link text only, template text chunks, and text repeated across the site's pages
 whatever their template. The extractor treats those as noise and runs ECON on what is left.
 A page whose cluster is younger than `MIN_CLUSTER_PAGES` (the page and one learned page of
-its template tell template text from content) borrows the template of the cluster of nearest
-layout that learned `MIN_LENT_PAGES` when that one's layout pattern matches it, else is
-explained by the site's repeated text alone; a page nothing explains gets single-page
-extraction. The ne-pattern's fixed text is not used there: measured on the evaluation sites
-it removed nothing the other two miss (F1 0.958 with or without it) and cost an RTDM match
-per page; `SiteModel.passages` gives the pattern's own extraction (wildcard passages, title,
-body).
+its template tell template text from content) borrows from the cluster of nearest layout
+that learned as many: its whole template when that one's layout pattern matches the page,
+else its template text (the text the page holds at the same tag path as that cluster's
+pages, `chunks.label_with_page`), and the site's repeated text; a page nothing explains
+gets single-page extraction. The ne-pattern's fixed text is not used there: measured on the
+evaluation sites it removed nothing the other two miss (F1 0.958 with or without it) and
+cost an RTDM match per page; `SiteModel.passages` gives the pattern's own extraction
+(wildcard passages, title, body).
 
 Every part is bounded (representatives, layout window, lossy chunk counts, patterns
 composed from the first `MAX_PATTERN_PAGES` pages, anchor texts), so learning a page costs
@@ -70,10 +71,6 @@ MIN_CLUSTER_PAGES = 1
 """Pages a cluster must have learned before its template is used on its own pages: the page
 being read and one learned page tell template text (what both hold) from content
 (`chunks.label_with_page`)."""
-
-MIN_LENT_PAGES = 2
-"""Pages a cluster must have learned before it lends its template to a page of a younger
-cluster of near layout: one page of another template tells nothing of this one."""
 
 MAX_PATTERN_PAGES = 10
 """Pages composed into a cluster's ne-pattern; later pages only match it (the pattern has
@@ -323,10 +320,10 @@ class SiteModel:
 
     def template(self, page: Page | Observation) -> Template | None:
         """How the page's template explains it: its mature cluster's, else the nearest
-        mature cluster's when that one's layout pattern matches the page, else the site's
-        repeated text; None when nothing explains anything. `cluster` and `pages_learned`
-        name the cluster whose template was used (None and the site's pages for the site's
-        repeated text alone)."""
+        mature cluster's (all of it when that one's layout pattern matches the page, else
+        its template text), else the site's repeated text; None when nothing explains
+        anything. `cluster` and `pages_learned` name the cluster whose template was used
+        (None and the site's pages for the site's repeated text alone)."""
         seen = page if isinstance(page, Observation) else self.observe(page)
         cluster, own, sources = self._sources(seen)
         noise_ids = set().union(*sources.values())
@@ -359,7 +356,7 @@ class SiteModel:
         layout blocks, layout asides, link blocks and template chunks of its mature cluster,
         and text repeated across the site. A page without a mature cluster takes the first
         four from the nearest mature one when that one's layout pattern matches the page,
-        else has the last only."""
+        else its template chunks only (`_lent`)."""
         return self._sources(seen)[2]
 
     def _sources(self, seen: Observation) -> tuple[int | None, bool, dict[str, set[int]]]:
@@ -375,16 +372,28 @@ class SiteModel:
             return None, False, {"site": site}
         model = self.clusters[cluster]
         matched = apply_layout(model.layout, seen.layout, find_title=False)
+        chunks = set(label_with_page(seen.chunks, model.chunks, counted=before == cluster)
+                     .template_ids)
         if own is None and not matched.matched:
-            return None, False, {"site": site}
+            return self._lent(cluster, chunks, site)
         return cluster, own is not None, {
             "layout": set(matched.noise_ids),
             "aside": set(matched.aside_ids) if matched.matched else set(),
             "links": set(matched.link_ids) if model.layout.ready else set(),
-            "chunks": set(label_with_page(seen.chunks, model.chunks,
-                                          counted=before == cluster)
-                          .template_ids),
+            "chunks": chunks,
             "site": site}
+
+    @staticmethod
+    def _lent(cluster: int, chunks: set[int], site: set[int]
+              ) -> tuple[int | None, bool, dict[str, set[int]]]:
+        """What the nearest mature cluster lends a page its layout pattern does not match:
+        the page's chunks it holds as template text, the same words at the same tag path (a
+        page that RTDM and the layout pattern set apart from a cluster of near layout, a
+        variant of its template, still carries its promotion boxes and notices), with the
+        site's repeated text; the site's alone when the cluster holds none of the page's."""
+        if not chunks:
+            return None, False, {"site": site}
+        return cluster, False, {"chunks": chunks, "site": site}
 
     def _mature(self, seen: Observation, before: int | None) -> int | None:
         """The page's cluster if it has learned MIN_CLUSTER_PAGES pages besides this one (a
@@ -401,12 +410,13 @@ class SiteModel:
         return self._revisited(_page_keys(seen, self.keyer), touch=False)
 
     def _nearest_mature(self, seen: Observation) -> int | None:
-        """The mature cluster whose layout signature is closest to the page's, if close
-        enough for RTDM to be tried (`MIN_PREFILTER_SIMILARITY`): a page of a young cluster
-        borrows its template when the layout pattern matches the page."""
+        """The mature cluster (`MIN_CLUSTER_PAGES`) whose layout signature is closest to the
+        page's, if close enough for RTDM to be tried (`MIN_PREFILTER_SIMILARITY`): a page of
+        a young cluster borrows its template when the layout pattern matches the page, else
+        its template text."""
         scored = [(signature_similarity(seen.layout.signature, c.signature), c.id)
                   for c in self.clusterer.clusters.values()
-                  if c.id in self.clusters and c.pages >= MIN_LENT_PAGES]
+                  if c.id in self.clusters and c.pages >= MIN_CLUSTER_PAGES]
         best = max(scored, default=None)
         return best[1] if best is not None and best[0] >= MIN_PREFILTER_SIMILARITY else None
 
