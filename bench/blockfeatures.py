@@ -9,7 +9,8 @@ and share in the region, whether its text repeats in the region, whether a class
 name on its way up says noise or content (booleans over `article_names`' word lists, never
 the names themselves), its neighbours' size and links, and the page's type probabilities.
 Pure: no I/O. Used by `bench/blockfilter.py` (the headroom and cross-validation of a learned
-block filter, which did not pay: see that script); not part of the package.
+block filter, which did not pay: see that script) and by `bench/articletrim.py` (the same for
+the article body's blocks, which did not pay either); not part of the package.
 """
 
 from __future__ import annotations
