@@ -222,3 +222,17 @@ def test_page_dom_reads_the_ids_a_page_has():
     assert None not in page_dom(page).tree.wn_ids
     marked = parse_page('<html><body><div data-wn="7"><p>Text.</p></div></body></html>')
     assert page_dom(marked).tree.wn_ids[1] == 7
+
+
+def test_subtree_hashes_wait_for_a_comparison_and_see_the_date_tags() -> None:
+    """A tree's subtree hashes are computed on first use, from its labels then: the DOM
+    tree's dates written in <span> and in <abbr> are both <time>, so the two posts hash
+    alike, and a tree no comparison reads never hashes."""
+    from winnow.tree import _subtree_hashes
+    dom = dom_of('<div><div class="p"><span>3 March 2012 14:05</span><p>One</p></div>'
+                 '<div class="p"><abbr>4 March 2012 09:30</abbr><p>Two</p></div></div>')
+    tree = dom.tree
+    assert "hashes" not in tree.__dict__
+    posts = [v for v, el in enumerate(dom.elements) if el.get("class") == "p"]
+    assert tree.hashes[posts[0]] == tree.hashes[posts[1]]
+    assert tree.hashes == _subtree_hashes(tree.labels, tree.children)

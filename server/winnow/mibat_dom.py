@@ -19,7 +19,6 @@ from lxml.html import HtmlElement
 from winnow.dates import parse_date, parse_datetime_attr
 from winnow.page import HIDING_ATTRS, Page, has_any_ids, is_hidden
 from winnow.tree import LabelOptions, ReadTree, Tree, read_tree
-from winnow.tree import _subtree_hashes as subtree_hashes
 
 DATE_CACHE_SIZE = 8192
 """Short texts whose date test is remembered (a few pages' worth)."""
@@ -160,8 +159,7 @@ def _dates_one_tag(tree: Tree, cand: Sequence[bool], collapsed: Sequence[bool]) 
     tags, labels = list(tree.tags), list(tree.labels)
     for v in changed:
         tags[v] = labels[v] = DATE_TAG
-    return dataclasses.replace(tree, tags=tuple(tags), labels=tuple(labels),
-                               hashes=subtree_hashes(labels, tree.children))
+    return dataclasses.replace(tree, tags=tuple(tags), labels=tuple(labels))
 
 
 def _marked(elements: Sequence[HtmlElement]) -> tuple[set[int], set[int], tuple[int, ...]]:

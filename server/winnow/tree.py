@@ -23,7 +23,7 @@ Labels (the paper's vertex labels, RTDM section 2) are decided here, once:
 
 The digest is stable across processes (unlike `hash()` of a str), so labels may be stored in
 JSON patterns. Subtree hashes, used for RTDM's identical-subtree short-cut, use Python's
-`hash` and are recomputed whenever a tree is built or loaded: they are never stored.
+`hash` and are computed on a tree's first comparison (`Tree.hashes`): they are never stored.
 """
 
 from __future__ import annotations
@@ -96,7 +96,6 @@ class Tree:
     children: tuple[tuple[int, ...], ...]
     depths: tuple[int, ...]
     sizes: tuple[int, ...]
-    hashes: tuple[int, ...]
     texts: tuple[str, ...]
     tails: tuple[str, ...]
     wn_ids: tuple[int | None, ...]
@@ -114,6 +113,13 @@ class Tree:
 
     def height(self) -> int:
         return max(self.depths) + 1 if self.depths else 0
+
+    @cached_property
+    def hashes(self) -> tuple[int, ...]:
+        """Subtree hashes over labels (`_subtree_hashes`): equal hashes and sizes mean
+        identical subtrees. Computed on first use: only a comparison (MiBAT's matching,
+        RTDM) reads them, and most trees a page builds are never compared."""
+        return _subtree_hashes(self.labels, self.children)
 
     @cached_property
     def tag_hashes(self) -> tuple[int, ...]:
@@ -187,7 +193,7 @@ class Tree:
         return from_arrays(tags, labels, parents, texts=texts, tails=tails, wn_ids=ids)
 
 
-_CACHED = ("tag_hashes", "tag_paths", "tag_path_counts")
+_CACHED = ("hashes", "tag_hashes", "tag_paths", "tag_path_counts")
 """The `Tree` properties computed on first use (`functools.cached_property`)."""
 
 
@@ -394,12 +400,11 @@ def _assemble(tags: Sequence[str], labels: Sequence[str], parents: Sequence[int]
               texts: Sequence[str] | None, tails: Sequence[str] | None,
               wn_ids: Sequence[int | None] | None,
               elements: Sequence[HtmlElement] | None) -> Tree:
-    """The `Tree` of checked preorder arrays, with sizes and subtree hashes computed."""
+    """The `Tree` of checked preorder arrays, with sizes computed (hashes on first use)."""
     n = len(labels)
     sizes = _sizes(parents)
-    hashes = _subtree_hashes(labels, children)
     return Tree(tags=tuple(tags), labels=tuple(labels), parents=tuple(parents),
-                children=children, depths=depths, sizes=sizes, hashes=hashes,
+                children=children, depths=depths, sizes=sizes,
                 texts=tuple(texts) if texts is not None else ("",) * n,
                 tails=tuple(tails) if tails is not None else ("",) * n,
                 wn_ids=tuple(wn_ids) if wn_ids is not None else (None,) * n,
