@@ -4,9 +4,12 @@ sentences is its text, not a rail."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import winnow
-from winnow import article, econ
+from winnow import article, article_candidates, econ
 from winnow.article_candidates import is_noise_hint
+from winnow.mainregion import main_region
 from winnow.page import parse_page
 
 SENTENCE = ("The council met on Tuesday, and it voted on the new budget. Residents were pleased, "
@@ -135,3 +138,23 @@ def test_an_articles_folded_panels_are_in_its_body() -> None:
     assert "weighted by income" in text and "after the vote" in text
     assert "cart is empty" not in text and "newsletter" not in text
     assert "keep reading" not in text
+
+
+def test_the_passes_and_the_main_region_ask_each_element_once(monkeypatch: Any) -> None:
+    """The retry ladder's passes (`noise_roots`) and the main region's furniture read one
+    memo of the page's noise hints: each element is judged once with the default flags."""
+    asked: list[object] = []
+    judge = article_candidates.is_noise_hint
+
+    def counted(el: Any, class_hints: bool = True, shown: bool = False) -> bool:
+        asked.append((el, class_hints, shown))
+        return judge(el, class_hints, shown)
+
+    monkeypatch.setattr(article_candidates, "is_noise_hint", counted)
+    page = parse_page(f"<html><body><nav class='menu'>Home</nav><article><p>{SENTENCE}</p>"
+                      f"<div class='share-box'>Share</div><p>{SENTENCE}</p></article>"
+                      "<footer>About</footer></body></html>")
+    for _ in range(2):
+        article_candidates.noise_roots(article.page_stats(page))
+    main_region(page, page.body, [])
+    assert asked and len(asked) == len(set(asked))

@@ -125,6 +125,18 @@ def is_noise_hint(el: HtmlElement, class_hints: bool = True, shown: bool = False
     return len(names) >= 3 and _names_say_noise(names)
 
 
+def noise_hint(stats: TreeStats, i: int, class_hints: bool = True, shown: bool = False) -> bool:
+    """`is_noise_hint` of element `i` of `stats`; with the default flags, asked once per
+    element and page (`TreeStats.noise_hints`): every pass of the retry ladder
+    (`noise_roots`) and the main region's furniture ask the same elements again."""
+    if not class_hints or shown:
+        return is_noise_hint(stats.elements[i], class_hints, shown)
+    known = stats.noise_hints.get(i)
+    if known is None:
+        known = stats.noise_hints[i] = is_noise_hint(stats.elements[i])
+    return known
+
+
 def is_custom_furniture(tag: object) -> bool:
     """Whether a tag is a custom element's whose last piece names furniture
     (CUSTOM_NOISE_ROLES)."""
@@ -177,7 +189,7 @@ def noise_roots(stats: TreeStats, heading: int | None = None,
     roots: list[int] = []
     i, n = 0, len(stats.elements)
     while i < n:  # a root's subtree goes with it: what lies inside is not looked at
-        if is_noise_hint(stats.elements[i], class_hints, i in folded) \
+        if noise_hint(stats, i, class_hints, i in folded) \
                 and not _swallows_blocks(stats, i) \
                 and not _is_wrapper(stats, i, heading, page_punc):
             roots.append(i)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
@@ -79,6 +79,10 @@ class TreeStats:
     excluded: list[bool]
     tags: list[str]
     """Each element's tag, read once (lxml makes a new string on every read of `.tag`)."""
+    noise_hints: dict[int, bool] = field(default_factory=dict)
+    """`article_candidates.is_noise_hint` of elements by index, with its default flags, as
+    asked so far (see `article_candidates.noise_hint`): shared by the copies of a page's stats
+    (`copy_stats`), as the elements are."""
 
 
     def content_punc(self, i: int) -> int:

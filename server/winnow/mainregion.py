@@ -24,7 +24,7 @@ from winnow.article import (
     label_regions,
     page_stats,
 )
-from winnow.article_candidates import HIDING_CLASSES, class_names, names_reviews
+from winnow.article_candidates import HIDING_CLASSES, class_names, names_reviews, noise_hint
 from winnow.article_names import has_word, name_tokens, says_display_only
 from winnow.article_trim import MIN_TWIN_CHARS, twin_blocks
 from winnow.edges import edge_furniture
@@ -275,7 +275,8 @@ def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
         el = stats.elements[i]
         shown = el in panels
         if i in given or el.tag in FURNITURE_TAGS \
-                or (is_noise_hint(el, shown=shown) and not (prose and _shown_prose(stats, i, shown))
+                or (noise_hint(stats, i, shown=shown)
+                    and not (prose and _shown_prose(stats, i, shown))
                     or reviews and names_reviews(el)) \
                 and not _is_wrapper(el, stats.chars[i], wrapper_chars):
             drop.append(i)
