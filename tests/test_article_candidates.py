@@ -158,3 +158,21 @@ def test_the_passes_and_the_main_region_ask_each_element_once(monkeypatch: Any) 
         article_candidates.noise_roots(article.page_stats(page))
     main_region(page, page.body, [])
     assert asked and len(asked) == len(set(asked))
+
+
+def test_the_passes_of_the_ladder_find_the_teaser_lists_once(monkeypatch: Any) -> None:
+    """Every pass of the retry ladder excludes the same teaser lists, found once a page."""
+    found: list[object] = []
+    teasers = article.teaser_lists
+
+    def counted(stats: econ.TreeStats) -> list[int]:
+        found.append(stats)
+        return teasers(stats)
+
+    monkeypatch.setattr(article, "teaser_lists", counted)
+    rail = "".join(f"<li class='story'><a href='/s/{k}'>Story {k}</a></li>" for k in range(4))
+    page = parse_page(f"<html><body><article><p>{SENTENCE}</p><p>{SENTENCE}</p></article>"
+                      f"<ul>{rail}</ul></body></html>")
+    chosen = [article.choose_body(page, article.PageHints(), rules) for rules in article.LADDER]
+    assert all(chosen) and len(found) == 1
+    assert len(article.page_teasers(page, article.page_stats(page))) == 4

@@ -53,6 +53,9 @@ PAGE_STATS = "econ_stats"
 FOLDED = "folded_panels"
 """`Page.derived` key of the indices of the page's folded panels in its ECON counts."""
 
+TEASERS = "teaser_lists"
+"""`Page.derived` key of the indices of the page's teaser lists in its ECON counts."""
+
 FULL_CONFIDENCE_PUNC = 20
 """Punctuation marks of prose at which the confidence in the summary-node reaches 1."""
 
@@ -233,7 +236,7 @@ def choose_body(page: Page, hints: PageHints, rules: Rules) -> Chosen | None:
     page_chars = stats.chars[0]
     heading = stats.index.get(hints.title_heading) if hints.title_heading is not None else None
     folded = folded_indices(page, stats)
-    roots = noise_roots(stats, heading, rules.class_hints, folded)
+    roots = noise_roots(stats, heading, rules.class_hints, folded, page_teasers(page, stats))
     roots.extend(template_roots(stats, _indices(stats, hints.template_noise)))
     econ.exclude_subtrees(stats, roots)
     if heading is not None and stats.excluded[heading]:
@@ -304,6 +307,16 @@ def folded_indices(page: Page, stats: TreeStats) -> frozenset[int]:
         named = (dom.elements[v] for v in dom.named)
         found = page.derived[FOLDED] = frozenset(_indices(stats, folded_panels(page, page.body,
                                                                               named)))
+    return found
+
+
+def page_teasers(page: Page, stats: TreeStats) -> tuple[int, ...]:
+    """The page's teaser lists (`teaser_lists`) in `stats`, a copy of its ECON counts before
+    any exclusion (`page_stats`), found once per page: every pass of the retry ladder
+    (`noise_roots`) reads the same."""
+    found = page.derived.get(TEASERS)
+    if found is None:
+        found = page.derived[TEASERS] = tuple(teaser_lists(stats))
     return found
 
 

@@ -10,7 +10,7 @@ the later stages share.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
 from lxml.html import HtmlElement
@@ -180,8 +180,10 @@ def _spells_own_text(el: HtmlElement, ident: str) -> bool:
 
 
 def noise_roots(stats: TreeStats, heading: int | None = None,
-                class_hints: bool = True, folded: AbstractSet[int] = frozenset()) -> list[int]:
-    """Elements whose subtrees are noise before any extraction: teaser lists, and hinted
+                class_hints: bool = True, folded: AbstractSet[int] = frozenset(),
+                teasers: Sequence[int] | None = None) -> list[int]:
+    """Elements whose subtrees are noise before any extraction: teaser lists (`teasers`
+    when already found, `teaser_lists` of `stats`), and hinted
     containers that are not layout wrappers (see `_is_wrapper`); class and id names count
     only with `class_hints`. The `folded` elements (panels a control shows, see `folded`)
     are judged as shown: hiding them makes them no noise."""
@@ -196,7 +198,7 @@ def noise_roots(stats: TreeStats, heading: int | None = None,
             i = stats.end[i]
         else:
             i += 1
-    roots.extend(teaser_lists(stats))
+    roots.extend(teaser_lists(stats) if teasers is None else teasers)
     return roots
 
 
