@@ -12,49 +12,48 @@ then learned. Single-page Winnow and trafilatura run on the same pages in the sa
 Printed as markdown: F1 per site, the learning curve, clustering purity, the cost per added
 page at 10, 100 and 1,000 pages of a site, persistence across a JSON round trip, and the
 pages where learning made extraction worse, with the template source that removed gold text.
+The cost run and its tables are in bench/learning_cost.py.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
-import gc
 import json
 import platform
 import statistics
 import sys
-import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
-from typing import TypeVar
 
 import winnow
 from evaluate import _git_state, _nproc, command_line, percentile, publish
 from evaluate import run_trafilatura_precision as run_trafilatura
+from learning_cost import (
+    MARKS,
+    TEMPLATE,
+    CostRun,
+    browse_extract,
+    cost_run,
+    cost_table,
+    size_table,
+    timed,
+)
 from lxml.html import HtmlElement
 from winnow import evaluation as ev
 from winnow.clustering import MAX_CLUSTERS
-from winnow.learning import read_page
 from winnow.page import PageError, iter_elements, parse_page, wn_id
 from winnow.result import Extraction
 from winnow.sitemodel import Observation, SiteModel
 
 SECTION = "learning"
-TEMPLATE = "template+econ"
 BUCKETS = ((0, 0, "0"), (1, 1, "1"), (2, 4, "2-4"), (5, 9, "5-9"))
 """Learning-curve buckets: (least, most pages of the page's site-year learned before it,
 label). Each site-year has 10 pages, so the k-th page of a template has k-1 before it."""
-MARKS = (10, 100, 1000)
-"""Pages of a site at which the cost per added page and the model size are reported."""
-WINDOW = 10
-"""Pages before each mark whose add+extract times make its median and p95."""
 DIAGNOSE_MARGIN = 0.01
 """Pages whose learned F1 is this much below single-page F1 are diagnosed."""
-
-T = TypeVar("T")
 
 
 # --- data ---------------------------------------------------------------------------------------
@@ -97,29 +96,7 @@ class SiteRun:
     json_stable: bool = False
 
 
-@dataclass
-class CostRun:
-    """Per-page times of add+extract over many pages of one site, and model sizes."""
-
-    site: str
-    extract_ms: list[float]
-    add_ms: list[float]
-    json_bytes: dict[int, int]
-    template_pages: int
-
-    @property
-    def total_ms(self) -> list[float]:
-        return [e + a for e, a in zip(self.extract_ms, self.add_ms, strict=True)]
-
-
 # --- helpers ------------------------------------------------------------------------------------
-
-def timed(fn: Callable[[], T]) -> tuple[T, float]:
-    """The call's result and its duration in milliseconds (perf_counter)."""
-    start = time.perf_counter()
-    value = fn()
-    return value, (time.perf_counter() - start) * 1000
-
 
 def text_of(result: Extraction) -> str:
     """The article text of an extraction, empty when there is none."""
@@ -134,13 +111,6 @@ def safe_extract(html: bytes, model: SiteModel | None = None) -> Extraction:
         return Extraction(kind="other", method="error")  # type: ignore[arg-type]
 
 
-def browse_extract(model: SiteModel, html: bytes) -> tuple[Extraction, Observation]:
-    """What a visit does before learning (`learning.read_page`, as `Learner.browse` and
-    `winnow batch`): parse once, observe once (the observation, with where the extraction
-    found the content, is what `model.add` learns), extract with the template."""
-    return read_page(model, html, None)
-
-
 def fingerprint(result: Extraction) -> str:
     """The extraction as JSON, timings left out, to compare two runs."""
     data = result.to_dict()
@@ -151,11 +121,6 @@ def fingerprint(result: Extraction) -> str:
 def round_trip(model: SiteModel) -> SiteModel:
     """The model after to_json -> json.dumps -> json.loads -> from_json (a restart)."""
     return SiteModel.from_json(json.loads(json.dumps(model.to_json())))
-
-
-def json_size(model: SiteModel) -> int:
-    """Bytes of the model's JSON (compact UTF-8)."""
-    return len(json.dumps(model.to_json(), separators=(",", ":")).encode())
 
 
 def score(counts: Iterable[ev.Counts]) -> ev.Score:
@@ -292,38 +257,6 @@ def revisit(run: SiteRun, cases: Sequence[ev.Case]) -> None:
         run.revisits_same += fingerprint(result) == fingerprint(safe_extract(case.html, restored))
 
 
-# --- cost run -----------------------------------------------------------------------------------
-
-def cost_run(site: str, cases: Sequence[ev.Case], pages: int, marks: Sequence[int]) -> CostRun:
-    """Browse `pages` pages of a site, cycling through its cases; time extract and add of
-    each page as `winnow extract --learn` does them (one parse, one observation), and take
-    the model's JSON size at the marks (outside the timings)."""
-    model = SiteModel(site)
-    run = CostRun(site, [], [], {}, 0)
-    gc.collect()
-    for n in range(1, pages + 1):
-        html = nth_copy(cases[(n - 1) % len(cases)].html, (n - 1) // len(cases))
-        (result, seen), extract_ms = timed(partial(browse_extract, model, html))
-        _, add_ms = timed(partial(model.add, seen))
-        run.extract_ms.append(extract_ms)
-        run.add_ms.append(add_ms)
-        run.template_pages += result.method == TEMPLATE
-        if n in marks:
-            run.json_bytes[n] = json_size(model)
-    return run
-
-
-def nth_copy(html: bytes, cycle: int) -> bytes:
-    """The page as browsed on its `cycle`-th pass: from the second pass on, a visit marker
-    paragraph before `</body>` is its only change. A site model learns a page once (by URL
-    and by text), so an unchanged copy would be a revisit and cost nothing to learn."""
-    if cycle == 0:
-        return html
-    marker = f"<p>visit {cycle}</p>".encode()
-    end = html.rfind(b"</body>")
-    return html[:end] + marker + html[end:] if end >= 0 else html + marker
-
-
 # --- tables -------------------------------------------------------------------------------------
 
 def part_of(site: str) -> str:
@@ -441,46 +374,6 @@ def layout_of(members: dict[int, list[str]]) -> str:
             per_label[label].append(count)
     return "; ".join(f"{label}: {'+'.join(map(str, sorted(counts, reverse=True)))}"
                      for label, counts in sorted(per_label.items()))
-
-
-def windows(pages: int, cycle: int) -> list[tuple[str, int, int]]:
-    """(label, first, last) page windows, 1-based: WINDOW pages up to each mark, and whole
-    cycles through the site's pages at the start, near 100 and at the end (same pages)."""
-    found = [(f"{max(1, m - WINDOW + 1)}-{m}", max(1, m - WINDOW + 1), m)
-             for m in MARKS if m <= pages]
-    for start in sorted({1, (100 // cycle) * cycle + 1, (pages // cycle - 1) * cycle + 1}):
-        if start >= 1 and start + cycle - 1 <= pages:
-            found.append((f"{start}-{start + cycle - 1} (cycle)", start, start + cycle - 1))
-    return found
-
-
-def cost_table(costs: Sequence[CostRun], cycle: dict[str, int]) -> list[str]:
-    """Median and p95 of add+extract per page in each window, and the split of the median."""
-    rows = ["| site | pages | add+extract ms median | p95 | extract ms median | add ms median "
-            "| median vs first window of its kind |", "|---|---|---|---|---|---|---|"]
-    for run in costs:
-        first: dict[bool, float] = {}
-        for label, lo, hi in windows(len(run.add_ms), cycle[run.site]):
-            total = run.total_ms[lo - 1:hi]
-            median = statistics.median(total)
-            base = first.setdefault("cycle" in label, median)
-            rows.append(f"| {run.site} | {label} | {median:.1f} | {percentile(total, 95):.1f} "
-                        f"| {statistics.median(run.extract_ms[lo - 1:hi]):.1f} "
-                        f"| {statistics.median(run.add_ms[lo - 1:hi]):.1f} "
-                        f"| {median / base:.2f}x |")
-    return rows
-
-
-def size_table(costs: Sequence[CostRun]) -> list[str]:
-    """Model JSON size at each mark, and pages that used the template."""
-    marks = [m for m in MARKS if any(m in run.json_bytes for run in costs)]
-    rows = ["| site | " + " | ".join(f"JSON KB at {m}" for m in marks)
-            + " | pages extracted with the template |", "|---" * (len(marks) + 2) + "|"]
-    for run in costs:
-        sizes = " | ".join(f"{run.json_bytes[m] / 1024:.0f}" if m in run.json_bytes else "n/a"
-                           for m in marks)
-        rows.append(f"| {run.site} | {sizes} | {run.template_pages}/{len(run.add_ms)} |")
-    return rows
 
 
 def persistence_table(runs: Sequence[SiteRun]) -> list[str]:
