@@ -181,9 +181,10 @@ def census_page(case: ev.Case, below: float) -> list[tuple[str, int, str]] | Non
                 break
         stats = page_stats(page)
         heading = stats.index.get(meta.heading) if meta.heading is not None else None
-        teasers = set(teaser_lists(stats))
         for i in noise_roots(stats, heading, True, folded_indices(page, stats)):
-            noise[stats.elements[i]] = "teasers" if i in teasers else "names"
+            noise[stats.elements[i]] = "names"
+        for i in teaser_lists(stats):
+            noise[stats.elements[i]] = "teasers"
     stream = token_stream(page.body)
     rows = []
     for line in case.gold.splitlines():

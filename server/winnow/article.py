@@ -236,7 +236,8 @@ def choose_body(page: Page, hints: PageHints, rules: Rules) -> Chosen | None:
     page_chars = stats.chars[0]
     heading = stats.index.get(hints.title_heading) if hints.title_heading is not None else None
     folded = folded_indices(page, stats)
-    roots = noise_roots(stats, heading, rules.class_hints, folded, page_teasers(page, stats))
+    roots = noise_roots(stats, heading, rules.class_hints, folded)
+    roots.extend(page_teasers(page, stats))
     roots.extend(template_roots(stats, _indices(stats, hints.template_noise)))
     econ.exclude_subtrees(stats, roots)
     if heading is not None and stats.excluded[heading]:
@@ -313,7 +314,7 @@ def folded_indices(page: Page, stats: TreeStats) -> frozenset[int]:
 def page_teasers(page: Page, stats: TreeStats) -> tuple[int, ...]:
     """The page's teaser lists (`teaser_lists`) in `stats`, a copy of its ECON counts before
     any exclusion (`page_stats`), found once per page: every pass of the retry ladder
-    (`noise_roots`) reads the same."""
+    (`choose_body`) excludes the same."""
     found = page.derived.get(TEASERS)
     if found is None:
         found = page.derived[TEASERS] = tuple(teaser_lists(stats))

@@ -10,7 +10,7 @@ the later stages share.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 
 from lxml.html import HtmlElement
@@ -180,13 +180,12 @@ def _spells_own_text(el: HtmlElement, ident: str) -> bool:
 
 
 def noise_roots(stats: TreeStats, heading: int | None = None,
-                class_hints: bool = True, folded: AbstractSet[int] = frozenset(),
-                teasers: Sequence[int] | None = None) -> list[int]:
-    """Elements whose subtrees are noise before any extraction: teaser lists (`teasers`
-    when already found, `teaser_lists` of `stats`), and hinted
-    containers that are not layout wrappers (see `_is_wrapper`); class and id names count
-    only with `class_hints`. The `folded` elements (panels a control shows, see `folded`)
-    are judged as shown: hiding them makes them no noise."""
+                class_hints: bool = True, folded: AbstractSet[int] = frozenset()) -> list[int]:
+    """Hinted containers, whose subtrees are noise before any extraction, that are not
+    layout wrappers (see `_is_wrapper`); class and id names count only with `class_hints`.
+    The `folded` elements (panels a control shows, see `folded`) are judged as shown: hiding
+    them makes them no noise. The page's other noise before extraction is its teaser lists
+    (`teaser_lists`)."""
     page_punc = max(stats.content_punc(0), 1)
     roots: list[int] = []
     i, n = 0, len(stats.elements)
@@ -198,7 +197,6 @@ def noise_roots(stats: TreeStats, heading: int | None = None,
             i = stats.end[i]
         else:
             i += 1
-    roots.extend(teaser_lists(stats) if teasers is None else teasers)
     return roots
 
 
