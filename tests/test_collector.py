@@ -1,5 +1,6 @@
-"""`winnow.extract` pauses Python's cyclic garbage collector for the span of one call and
-leaves it as it found it: on, off, and after a `PageError`."""
+"""`winnow.extract`, and a visit's two steps of learning (`learning.read_page`,
+`SiteModel.add`), pause Python's cyclic garbage collector for the span of one call and leave
+it as they found it: on, off, and after a `PageError`."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from typing import Any
 
 import pytest
 import winnow
-from winnow import PageError, extractor
+from winnow import PageError, extractor, sitemodel
+from winnow.learning import read_page
+from winnow.sitemodel import SiteModel
 
 PAGE = "<html><head><title>Budget</title></head><body><article><p>The council met on " \
        "Tuesday, and it voted on the new budget. Residents were pleased.</p></article>" \
@@ -55,3 +58,28 @@ def test_collector_a_caller_turned_off_stays_off() -> None:
     finally:
         if was:
             gc.enable()
+
+
+def test_collector_is_off_while_a_page_is_read_and_learned(
+        collector_on: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    reading: list[bool] = []
+    learning: list[bool] = []
+    observe, keys = SiteModel.observe, sitemodel._page_keys
+
+    def observing(self: SiteModel, page: Any) -> Any:
+        reading.append(gc.isenabled())
+        return observe(self, page)
+
+    def keying(*args: Any) -> Any:
+        learning.append(gc.isenabled())
+        return keys(*args)
+
+    monkeypatch.setattr(SiteModel, "observe", observing)
+    monkeypatch.setattr(sitemodel, "_page_keys", keying)
+    model = SiteModel("example.com")
+    _, observed = read_page(model, PAGE, "https://example.com/budget")
+    assert reading == [False]
+    learning.clear()
+    model.add(observed)
+    assert learning and not any(learning)
+    assert gc.isenabled()

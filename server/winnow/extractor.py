@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import functools
-import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
-from typing import ParamSpec, TypeVar
 
 from winnow.article import ArticleContent, PageHints, extract_article, needs_retry
+from winnow.collector import paused
 from winnow.consensus import outside, strays
 from winnow.leads import lead_chunks, with_leads
 from winnow.mainregion import (
@@ -95,35 +93,8 @@ more gain 0.065 word F1 in sum (0.92 -> 0.99 for a guide's overview), one articl
 EXCERPT_CHARS = 200
 """Length of the excerpt taken from the body when the page has no description."""
 
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
 
-
-def _collector_paused(fn: Callable[_P, _R]) -> Callable[_P, _R]:
-    """`fn` with Python's cyclic garbage collector off for the span of its call, as it was
-    after.
-
-    An extraction allocates hundreds of thousands of containers (tree arrays, records,
-    features) and frees nearly all of them by reference counting when it returns; the
-    collector's passes during the call found a few hundred objects in 300 WCXB pages yet
-    walked the page's live arrays two or three times a page, a third of them as they moved
-    to the older generations. The collector is back on only once `fn`'s frame, and the page
-    with it, is gone: its first pass then finds the result and the few cycles the call left.
-    A caller that turned the collector off keeps it off.
-    """
-    @functools.wraps(fn)
-    def paused(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            if enabled:
-                gc.enable()
-    return paused
-
-
-@_collector_paused
+@paused
 def extract(html: bytes | str, url: str | None = None,
             model: SiteModel | None = None, now: datetime | None = None) -> Extraction:
     """Extract the reader view of one page, or the posts of a thread.
@@ -143,7 +114,7 @@ def extract(html: bytes | str, url: str | None = None,
     return extract_page(page, template, clock, now)
 
 
-@_collector_paused
+@paused
 def extract_page(page: Page, template: Template | None = None,
                  clock: _Clock | None = None, now: datetime | None = None, *,
                  learned_retry: bool = True) -> Extraction:
