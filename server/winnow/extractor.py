@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 
 from winnow.article import ArticleContent, PageHints, extract_article, needs_retry
+from winnow.collector import paused
 from winnow.consensus import outside, strays
 from winnow.leads import lead_chunks, with_leads
 from winnow.mainregion import (
@@ -93,6 +94,7 @@ EXCERPT_CHARS = 200
 """Length of the excerpt taken from the body when the page has no description."""
 
 
+@paused
 def extract(html: bytes | str, url: str | None = None,
             model: SiteModel | None = None, now: datetime | None = None) -> Extraction:
     """Extract the reader view of one page, or the posts of a thread.
@@ -112,6 +114,7 @@ def extract(html: bytes | str, url: str | None = None,
     return extract_page(page, template, clock, now)
 
 
+@paused
 def extract_page(page: Page, template: Template | None = None,
                  clock: _Clock | None = None, now: datetime | None = None, *,
                  learned_retry: bool = True) -> Extraction:

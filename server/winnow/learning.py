@@ -26,6 +26,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from winnow.collector import paused
 from winnow.extractor import BODY_TEXT, CONTENT_ROOT, extract, extract_page
 from winnow.keyed import Keyer
 from winnow.page import parse_page
@@ -183,6 +184,7 @@ class Learner:
         return len(sites)
 
 
+@paused
 def read_page(model: SiteModel, html: bytes | str, url: str | None) -> tuple[Extraction,
                                                                             Observation]:
     """Extract a page with what `model` learned from earlier pages, parsing and reading it

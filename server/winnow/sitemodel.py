@@ -43,6 +43,7 @@ from lxml.html import HtmlElement
 from winnow import patterns
 from winnow.chunks import Chunk, ChunkLabels, ChunkTable, chunk_key, label_with_page
 from winnow.clustering import MIN_PREFILTER_SIMILARITY, Clusterer
+from winnow.collector import paused
 from winnow.consensus import MIN_CONTAINER_SHARE, ContentVotes, locate, path_of, text_share
 from winnow.keyed import UNKEYED, Keyer
 from winnow.layout import (
@@ -274,6 +275,7 @@ class SiteModel:
         return Observation(page, tree, page_layout, chunks, matches,
                            text_chunks(chunks, self.keyer))
 
+    @paused
     def add(self, seen: Observation) -> int:
         """Learn from an observed page; return the id of the cluster it joined. A page whose
         URL was learned before is not learned again (its cluster's id is returned)."""
