@@ -97,3 +97,22 @@ def test_a_short_post_holding_its_comment_form_is_kept() -> None:
     found = article.extract_once(page_of(f"<div>{post}<div class='more'>{noise}</div></div>"))
     assert found is not None
     assert "only thing it says" in found.content.text_content()
+
+
+def test_a_set_of_hidden_panels_inside_the_body_is_shown_but_not_a_lone_notice() -> None:
+    """Tabs whose panels a script opens (hidden by an attribute or inline style, no control
+    naming them) are the section's content: the body shows the set of them. A lone hidden
+    block of prose (a notice shown to old browsers) stays out."""
+    prose = "".join(f"<p>{SENTENCE} Part {k}.</p>" for k in range(4))
+    answers = ("We audit the ledger of every branch once a quarter and send our findings to "
+               "the board in writing. Each owner answers them within a month of the report.")
+    panels = "".join(f"<div class='tab-body' style='display: none'><p>{answers} Tab {k}.</p>"
+                     "</div>" for k in range(3))
+    notice = ("<div class='notice' hidden><p>Your browser is old, and some parts of this site "
+              "may not work in it. Please update it, or try another browser instead.</p></div>")
+    body = f"<article class='post'>{notice}{prose}<div class='tabs'>{panels}</div></article>"
+    found = article.extract_once(page_of(body))
+    assert found is not None
+    text = found.content.text_content()
+    assert "Part 3" in text and all(f"Tab {k}." in text for k in range(3))
+    assert "browser is old" not in text

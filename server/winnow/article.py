@@ -24,7 +24,13 @@ from dataclasses import dataclass, replace
 from lxml.html import HtmlElement
 
 from winnow import econ
-from winnow.article_candidates import HIDING_CLASSES, LIST_TAGS, noise_roots, template_roots
+from winnow.article_candidates import (
+    HIDING_CLASSES,
+    LIST_TAGS,
+    hidden_prose,
+    noise_roots,
+    template_roots,
+)
 from winnow.article_candidates import is_comments as is_comments
 from winnow.article_candidates import is_noise_hint as is_noise_hint
 from winnow.article_candidates import teaser_lists as teaser_lists
@@ -45,7 +51,7 @@ from winnow.article_trim import (
 from winnow.econ import TreeStats
 from winnow.folded import folded_panels, unfold
 from winnow.mibat_dom import page_dom
-from winnow.page import Page, wn_id
+from winnow.page import Page, is_hidden, wn_id
 
 PAGE_STATS = "econ_stats"
 """`Page.derived` key of the page's ECON counts (`page_stats`)."""
@@ -58,6 +64,11 @@ TEASERS = "teaser_lists"
 
 FULL_CONFIDENCE_PUNC = 20
 """Punctuation marks of prose at which the confidence in the summary-node reaches 1."""
+
+MIN_PANELS = 2
+"""Hidden prose blocks of one tag and class from which the hidden blocks of ECON's body are
+one set of folded panels to show (`_hidden_prose_in`): tabs, an accordion's answers. A lone
+hidden block of prose is a notice shown on a condition (an old browser, a sign-in wall)."""
 
 
 @dataclass
@@ -247,9 +258,34 @@ def choose_body(page: Page, hints: PageHints, rules: Rules) -> Chosen | None:
         return None
     summary, outside = join_parts(stats, climb.summary)
     summary, before = lead_blocks(stats, summary, heading, set(outside))
-    return Chosen(stats, page_chars, climb, summary,
-                  _drops(stats, climb, summary, outside + before, rules,
-                         _indices(stats, page.address_fields)), folded)
+    drops = _drops(stats, climb, summary, outside + before, rules,
+                   _indices(stats, page.address_fields))
+    shown = _hidden_prose_in(page, stats.elements, summary, drops)
+    for i in shown:
+        del drops[i]
+    return Chosen(stats, page_chars, climb, summary, drops, folded | shown)
+
+
+def _hidden_prose_in(page: Page, elements: Sequence[HtmlElement], summary: int,
+                     drops: dict[int, str]) -> frozenset[int]:
+    """The subtrees the body's exclusions dropped that are folded panels of one set: hidden
+    prose (`article_candidates.hidden_prose`) of which the body holds MIN_PANELS or more of
+    one tag and class, a tab set's panels or an accordion's answers that the page opens by a
+    script it does not name. The body shows them, as the page's main region does: a landing
+    page's features and FAQ answers are its content, which ECON counted for nothing (hidden
+    is noise before extraction) though it took the section around them. A lone hidden block
+    is a notice the page shows on a condition (an old browser, no access), not a panel."""
+    excluded = {i for i, rule in drops.items()
+                if rule == "excluded" and is_hidden(elements[i])}
+    if not excluded:  # most bodies: no copy of the page's counts before exclusion
+        return frozenset()
+    stats = page_stats(page)
+    sets: dict[tuple[str, str], list[int]] = {}
+    for el in hidden_prose(stats, summary):
+        i, shape = stats.index[el], (el.tag, " ".join((el.get("class") or "").split()))
+        if i in excluded and shape[1]:
+            sets.setdefault(shape, []).append(i)
+    return frozenset(i for panels in sets.values() if len(panels) >= MIN_PANELS for i in panels)
 
 
 def _drops(stats: TreeStats, climb: Climb, summary: int, outside: list[int],

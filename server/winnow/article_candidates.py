@@ -18,7 +18,8 @@ from lxml.html import HtmlElement
 from winnow import article_names as names_mod
 from winnow import econ
 from winnow.econ import TreeStats
-from winnow.page import HEADING_TAGS, hidden_by
+from winnow.folded import OVERLAY_WORDS
+from winnow.page import HEADING_TAGS, hidden_by, is_hidden
 from winnow.tree import normalize_space
 
 HIDING_CLASSES = frozenset({"hidden", "hide", "d-none", "is-hidden", "display-none"})
@@ -391,3 +392,49 @@ def children(stats: TreeStats, i: int) -> list[int]:
         kids.append(j)
         j = stats.end[j]
     return kids
+
+
+DISPLAY_PROSE_PUNC = 3
+"""Sentence marks outside links from which a block named only for how it is shown (a
+carousel, a banner, a section header: `article_names.DISPLAY_WORDS`) is content of a page's
+main text rather than furniture: three sentences are a pitch, not a caption or a price."""
+
+DISPLAY_SENTENCE_CHARS = 30
+"""Characters outside links per sentence mark from which such a block's marks end sentences:
+a carousel of product cards has a mark every few words (prices, "Quick view: Add to
+basket"), prose one every sentence."""
+
+DISPLAY_LINKS = 0.5
+"""Link density below which such a block is prose: a carousel of links to other products
+or posts is furniture whatever it says."""
+
+
+def hidden_prose(stats: TreeStats, start: int) -> set[HtmlElement]:
+    """The blocks under element `start` that the page hides by attribute or inline style
+    (`is_hidden`) and that hold prose (`shows_prose`), noise neither by tag, role or name once
+    shown nor named for an overlay (OVERLAY_WORDS); outermost only. These are folded
+    content whose control the page does not name (an accordion's answers, a tab's panels
+    opened by script): the main region (`mainregion.main_region`) shows them, and so does
+    ECON's body (`article.choose_body`). Hiding classes are left alone, as they hide a
+    responsive layout's other copy as often."""
+    found: set[HtmlElement] = set()
+    i = start + 1
+    while i < stats.end[start]:
+        el = stats.elements[i]
+        if is_hidden(el) and not is_noise_hint(el, shown=True) and shows_prose(stats, i) \
+                and not names_mod.has_word(names_mod.name_tokens(class_names(el)), OVERLAY_WORDS):
+            found.add(el)
+            i = stats.end[i]
+        else:
+            i += 1
+    return found
+
+
+def shows_prose(stats: TreeStats, i: int) -> bool:
+    """Whether block `i` holds prose worth showing (what `mainregion` keeps of the blocks
+    named only for how they are shown, and of hidden blocks): DISPLAY_PROSE_PUNC sentence
+    marks or more outside links, DISPLAY_SENTENCE_CHARS characters per mark, link density
+    under DISPLAY_LINKS."""
+    marks = stats.content_punc(i)
+    return marks >= DISPLAY_PROSE_PUNC and stats.link_density(i) < DISPLAY_LINKS \
+        and stats.content_chars(i) >= DISPLAY_SENTENCE_CHARS * marks

@@ -24,11 +24,18 @@ from winnow.article import (
     label_regions,
     page_stats,
 )
-from winnow.article_candidates import HIDING_CLASSES, class_names, names_reviews, noise_hint
-from winnow.article_names import has_word, name_tokens, says_display_only
+from winnow.article_candidates import (
+    HIDING_CLASSES,
+    class_names,
+    hidden_prose,
+    names_reviews,
+    noise_hint,
+    shows_prose,
+)
+from winnow.article_names import says_display_only
 from winnow.article_trim import MIN_TWIN_CHARS, twin_blocks
 from winnow.edges import edge_furniture
-from winnow.folded import OVERLAY_WORDS, unfold
+from winnow.folded import unfold
 from winnow.mibat_dom import page_dom
 from winnow.page import HtmlElement, Page, is_hidden, wn_id
 from winnow.pagetype import PageType, readerless_probability
@@ -52,20 +59,6 @@ WRAPPER_SHARE = 0.5
 header, nav, footer or aside element) is the page's wrapper rather than furniture: a sidebar
 layout, a sticky-footer shell or a whole-page form holds the content itself. Its inside is
 still read block by block."""
-
-DISPLAY_PROSE_PUNC = 3
-"""Sentence marks outside links from which a block named only for how it is shown (a
-carousel, a banner, a section header: `article_names.DISPLAY_WORDS`) is content of a page's
-main text rather than furniture: three sentences are a pitch, not a caption or a price."""
-
-DISPLAY_SENTENCE_CHARS = 30
-"""Characters outside links per sentence mark from which such a block's marks end sentences:
-a carousel of product cards has a mark every few words (prices, "Quick view: Add to
-basket"), prose one every sentence."""
-
-DISPLAY_LINKS = 0.5
-"""Link density below which such a block is prose: a carousel of links to other products
-or posts is furniture whatever it says."""
 
 SPREAD_LEAN = 0.5
 """Probability of the readerless types (listing, product, service) from which a page read as
@@ -170,14 +163,15 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
     `drop_twins`, without the blocks that repeat an earlier one's text (`twin_blocks`: a page's
     main text, not a document whose language tabs each repeat the same notes); with `shown_prose`,
     keeping the prose of blocks named only for how they are shown (`_shown_prose`) and of the
-    blocks the page hides without naming their control (`_hidden_prose`); with `trim_edges`,
+    blocks the page hides without naming their control (`article_candidates.hidden_prose`);
+    with `trim_edges`,
     without the lines of furniture that open or close its text (`edge_furniture`)."""
     stats = page_stats(page)
     start = stats.index[root]
     panels = {stats.elements[i] for i in folded_indices(page, stats)
               if start <= i < stats.end[start]}
     if shown_prose:
-        panels |= _hidden_prose(stats, start)
+        panels |= hidden_prose(stats, start)
     drop = _furniture(stats, start, noise, panels, drop_reviews, shown_prose)
     if trim_edges:
         drop = sorted(drop + edge_furniture(stats, start, set(drop)))
@@ -286,42 +280,15 @@ def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
     return drop
 
 
-def _hidden_prose(stats: econ.TreeStats, start: int) -> set[HtmlElement]:
-    """The blocks under element `start` that the page hides by attribute or inline style
-    (`is_hidden`) and that hold prose (`_is_prose`), noise neither by tag, role or name once
-    shown nor named for an overlay (OVERLAY_WORDS); outermost only. These are folded
-    content whose control the page does not name (an accordion's answers opened by script):
-    hiding classes are left alone, as they hide a responsive layout's other copy as often."""
-    found: set[HtmlElement] = set()
-    i = start + 1
-    while i < stats.end[start]:
-        el = stats.elements[i]
-        if is_hidden(el) and not is_noise_hint(el, shown=True) and _is_prose(stats, i) \
-                and not has_word(name_tokens(class_names(el)), OVERLAY_WORDS):
-            found.add(el)
-            i = stats.end[i]
-        else:
-            i += 1
-    return found
-
-
-def _is_prose(stats: econ.TreeStats, i: int) -> bool:
-    """Whether block `i` holds prose: DISPLAY_PROSE_PUNC sentence marks or more outside links,
-    DISPLAY_SENTENCE_CHARS characters per mark, link density under DISPLAY_LINKS."""
-    marks = stats.content_punc(i)
-    return marks >= DISPLAY_PROSE_PUNC and stats.link_density(i) < DISPLAY_LINKS \
-        and stats.content_chars(i) >= DISPLAY_SENTENCE_CHARS * marks
-
-
 def _shown_prose(stats: econ.TreeStats, i: int, shown: bool) -> bool:
     """Whether block `i`, noise by its class or id names alone and those only DISPLAY_WORDS
-    (`article_names.says_display_only`), holds prose (DISPLAY_PROSE_PUNC, DISPLAY_LINKS): a
+    (`article_names.says_display_only`), holds prose (`article_candidates.shows_prose`): a
     landing page's carousel of features or its banner's pitch, not a row of links."""
     el = stats.elements[i]
     if is_noise_hint(el, class_hints=False, shown=shown) \
             or not says_display_only(class_names(el)):
         return False
-    return _is_prose(stats, i)
+    return shows_prose(stats, i)
 
 
 def _is_wrapper(el: HtmlElement, chars: int, wrapper_chars: float) -> bool:
