@@ -228,6 +228,26 @@ def test_a_product_pages_reviews_leave_its_main_region() -> None:
         assert "patina" in text and ("arrived well packed" in text) == kept
 
 
+def test_a_product_pages_teaser_lists_leave_its_main_region() -> None:
+    """On a product page the rail of other products (link-led cards, `page_teasers`) is not
+    the product's text, whatever its block is named; cards holding RAIL_SHARE of the region
+    or more are the page's own (a collection taken for a product page) and stay."""
+    cards = "".join(f"<div class='card'><a href='/lamps/{name}'>{name.title()} lamp</a>"
+                    f"<span>$ {price}</span></div>"
+                    for name, price in (("copper", 80), ("steel", 60), ("glass", 95)))
+    html = ("<html><body><main><h1>Brass lamp</h1>"
+            "<div class='product-description'><p>{}</p></div>"
+            f"<div class='grid'>{cards}</div></main></body></html>")
+    for prose, drop_teasers, kept in ((PROSE * 3, False, True), (PROSE * 3, True, False),
+                                      (PROSE, True, True)):
+        page = parse_page(html.format(prose), "https://shop.example/lamps/brass")
+        main = main_container(page)
+        assert main is not None
+        region = main_region(page, main, drop_teasers=drop_teasers)
+        text = render_article(region.content, page.url, None, None).text
+        assert "patina" in text and ("Copper lamp" in text) == kept
+
+
 def test_an_element_with_the_id_main_is_a_main_container() -> None:
     """Without <main> or role="main", the element whose id is "main" (a docs generator's,
     many themes') is the page's main container."""

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from winnow.article import ArticleContent, PageHints, extract_article, needs_retry
 from winnow.collector import paused
 from winnow.consensus import outside, strays
+from winnow.declared import declared_description, with_declared
 from winnow.leads import lead_chunks, with_leads
 from winnow.mainregion import (
     LEANING_TEXT_SHARE,
@@ -282,12 +283,15 @@ def _main_text(page: Page, meta: Metadata, found: ArticleContent | None,
                noise: list[HtmlElement]) -> tuple[ArticleContent, str]:
     """The page's main region (around ECON's body when there is one) without furniture (but
     with the prose of its carousels and banners), `noise`, twin blocks and, on a page most
-    likely a product's, its customer reviews; and
-    its text: what a page without a reader view gives the corpus."""
+    likely a product's, its customer reviews and teaser lists (its rails of related and
+    recently viewed products); and its text, with such a page's declared description when
+    the region misses it (`declared`): what a page without a reader view gives the corpus."""
     main = main_container(page, found.source if found else None)
+    product = classify(page).label == "product"
     region = main_region(page, page.body if main is None else main, noise, drop_twins=True,
-                         drop_reviews=classify(page).label == "product", shown_prose=True)
-    return region, render_article(region.content, page.url, meta.title, meta.byline).text
+                         drop_reviews=product, drop_teasers=product, shown_prose=True)
+    text = render_article(region.content, page.url, meta.title, meta.byline).text
+    return region, with_declared(text, declared_description(page)) if product else text
 
 
 def _fragment_region(page: Page, meta: Metadata, found: ArticleContent, rendered: Rendered,

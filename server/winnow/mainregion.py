@@ -23,6 +23,7 @@ from winnow.article import (
     is_noise_hint,
     label_regions,
     page_stats,
+    page_teasers,
 )
 from winnow.article_candidates import (
     HIDING_CLASSES,
@@ -104,6 +105,14 @@ PROSE_MARK_CHARS = 200
 pages), a wall of words or a list of names none."""
 
 
+RAIL_SHARE = 0.2
+"""Share of the main region's text under which the page's teaser lists together are rails
+beside a product (related, recently viewed: 2% to 17% of WCXB's tune product regions) and
+are dropped from a product page's main text (`_rails`); from it they are the page's own
+cards, a collection or a service page the page-type classifier took for a product's (26% to
+85% on WCXB's tune pages with out-of-fold types)."""
+
+
 MAIN_CONTAINERS = "main_containers"
 """`page.derived` key of the page's main containers found so far, by the `near` asked with."""
 
@@ -158,10 +167,13 @@ def _mains(page: Page) -> list[HtmlElement]:
 
 def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = (),
                 drop_twins: bool = False, drop_reviews: bool = False,
-                shown_prose: bool = False, trim_edges: bool = False) -> ArticleContent:
+                drop_teasers: bool = False, shown_prose: bool = False,
+                trim_edges: bool = False) -> ArticleContent:
     """`root` without its furniture and the given `noise`, with the page's labels; with
     `drop_twins`, without the blocks that repeat an earlier one's text (`twin_blocks`: a page's
-    main text, not a document whose language tabs each repeat the same notes); with `shown_prose`,
+    main text, not a document whose language tabs each repeat the same notes); with
+    `drop_teasers`, without its rails of teasers (`_rails`: a product page's related and
+    recently viewed products); with `shown_prose`,
     keeping the prose of blocks named only for how they are shown (`_shown_prose`) and of the
     blocks the page hides without naming their control (`article_candidates.hidden_prose`);
     with `trim_edges`,
@@ -173,6 +185,8 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
     if shown_prose:
         panels |= hidden_prose(stats, start)
     drop = _furniture(stats, start, noise, panels, drop_reviews, shown_prose)
+    if drop_teasers:
+        drop = sorted(drop + _rails(page, stats, start, drop))
     if trim_edges:
         drop = sorted(drop + edge_furniture(stats, start, set(drop)))
     if drop_twins:
@@ -278,6 +292,22 @@ def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
         else:
             i += 1
     return drop
+
+
+def _rails(page: Page, stats: econ.TreeStats, start: int, drop: Sequence[int]) -> list[int]:
+    """The page's teaser lists (`article.page_teasers`, the records ECON's body leaves out)
+    under element `start` and outside the `drop`ped blocks, outermost only, when together
+    they hold under RAIL_SHARE of the region's text less `drop`: a product page's rails of
+    related products. More are the page's own cards (a collection or a service page's
+    offers the page-type classifier took for a product's); none are then dropped."""
+    dropped = [(i, stats.end[i]) for i in drop]
+    found: list[int] = []
+    for i in sorted(page_teasers(page, stats)):
+        if start < i < stats.end[start] and not any(a <= i < b for a, b in dropped) \
+                and not (found and i < stats.end[found[-1]]):
+            found.append(i)
+    region = stats.chars[start] - sum(stats.chars[i] for i in drop)
+    return found if sum(stats.chars[i] for i in found) < RAIL_SHARE * region else []
 
 
 def _shown_prose(stats: econ.TreeStats, i: int, shown: bool) -> bool:

@@ -258,6 +258,14 @@ _SCHEMA_PREFIX_RE = re.compile(r"^.*[/:#]")
 def ld_types(blocks: list[Any]) -> Iterator[str]:
     """The `@type` values of the JSON-LD nodes, as written, breadth first, MAX_LD_NODES at
     most."""
+    for node in ld_nodes(blocks):
+        kind = node.get("@type")
+        yield from (value for value in (kind if isinstance(kind, list) else [kind])
+                    if isinstance(value, str))
+
+
+def ld_nodes(blocks: list[Any]) -> Iterator[dict[str, Any]]:
+    """The JSON-LD nodes (objects), breadth first, of the first MAX_LD_NODES values walked."""
     queue: list[Any] = list(blocks)
     seen = 0
     while queue and seen < MAX_LD_NODES:
@@ -266,9 +274,7 @@ def ld_types(blocks: list[Any]) -> Iterator[str]:
         if isinstance(node, list):
             queue.extend(node)
         elif isinstance(node, dict):
-            kind = node.get("@type")
-            yield from (value for value in (kind if isinstance(kind, list) else [kind])
-                        if isinstance(value, str))
+            yield node
             queue.extend(v for v in node.values() if isinstance(v, dict | list))
 
 
