@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import re
 
-from winnow.page import Page, ld_nodes, schema_type
+from winnow.page import Page, ld_nodes, node_types, schema_type
 
 PRODUCT_TYPES = frozenset({"product", "productgroup"})
 """schema.org types whose `description` is the product's own text."""
@@ -35,9 +35,7 @@ def declared_description(page: Page) -> str | None:
     """The first product node's `description` (tags dropped, entities read, spaces
     collapsed) of MIN_DECLARED_WORDS words or more; None when the page declares none."""
     for node in ld_nodes(page.json_ld):
-        kind = node.get("@type")
-        kinds = kind if isinstance(kind, list) else [kind]
-        if not any(isinstance(k, str) and schema_type(k) in PRODUCT_TYPES for k in kinds):
+        if not any(schema_type(kind) in PRODUCT_TYPES for kind in node_types(node)):
             continue
         value = node.get("description")
         if isinstance(value, str):

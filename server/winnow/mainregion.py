@@ -173,11 +173,10 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
     `drop_twins`, without the blocks that repeat an earlier one's text (`twin_blocks`: a page's
     main text, not a document whose language tabs each repeat the same notes); with
     `drop_teasers`, without its rails of teasers (`_rails`: a product page's related and
-    recently viewed products); with `shown_prose`,
-    keeping the prose of blocks named only for how they are shown (`_shown_prose`) and of the
-    blocks the page hides without naming their control (`article_candidates.hidden_prose`);
-    with `trim_edges`,
-    without the lines of furniture that open or close its text (`edge_furniture`)."""
+    recently viewed products); with `shown_prose`, keeping the prose of blocks named only for
+    how they are shown (`_shown_prose`) and of the blocks the page hides without naming their
+    control (`article_candidates.hidden_prose`); with `trim_edges`, without the lines of
+    furniture that open or close its text (`edge_furniture`)."""
     stats = page_stats(page)
     start = stats.index[root]
     panels = {stats.elements[i] for i in folded_indices(page, stats)

@@ -259,9 +259,14 @@ def ld_types(blocks: list[Any]) -> Iterator[str]:
     """The `@type` values of the JSON-LD nodes, as written, breadth first, MAX_LD_NODES at
     most."""
     for node in ld_nodes(blocks):
-        kind = node.get("@type")
-        yield from (value for value in (kind if isinstance(kind, list) else [kind])
-                    if isinstance(value, str))
+        yield from node_types(node)
+
+
+def node_types(node: dict[str, Any]) -> list[str]:
+    """A JSON-LD node's `@type` values, as written: one string, or the strings of a list."""
+    kind = node.get("@type")
+    return [value for value in (kind if isinstance(kind, list) else [kind])
+            if isinstance(value, str)]
 
 
 def ld_nodes(blocks: list[Any]) -> Iterator[dict[str, Any]]:
