@@ -38,6 +38,7 @@ FOLDS = 5
 
 KEY_SOURCES = ("bench/ooftypes.py", "bench/train_models.py", "server/winnow/pagefeatures.py",
                "server/winnow/pagetype.py", "server/winnow/page.py",
+               "server/winnow/endtags.py", "server/winnow/streaming.py",
                "server/winnow/mibat_dom.py", "server/winnow/tree.py")
 """The files whose text keys the cache: the fold split, the training and its parameters, the
 features and the parse they read."""
