@@ -75,7 +75,8 @@ class Extraction:
     in `article.comments`.
 
     `main_text` is the main content of a page of kind "other" as plain text (a listing's
-    items, a product's description, a service page's sections), for the corpus; it is empty
+    items, a product's description (the one its JSON-LD declares when the page folds it
+    away), a service page's sections), for the corpus; it is empty
     for articles and threads, whose text is `article.text` and the posts'. `confidence` is
     the learned estimate of the result's quality (a predicted F1 in [0, 1], see `quality`).
     """
