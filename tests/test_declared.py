@@ -40,3 +40,23 @@ def test_the_declared_description_is_added_only_when_the_text_misses_it() -> Non
     assert with_declared(shown, DESCRIPTION) == shown
     assert with_declared("Brass lamp", None) == "Brass lamp"
 
+
+
+def test_odd_declarations_give_no_description() -> None:
+    """Declarations of the wrong shape are skipped, never an error: a description that is no
+    string, types as numbers, nulls or nested lists, a product without a description, a
+    scalar block, and a description of markup only."""
+    odd: list[object] = [
+        {"@type": "Product", "description": ["a", "list", "of", "words"] * 5},
+        {"@type": "Product", "description": {"text": DESCRIPTION}},
+        {"@type": 7, "description": DESCRIPTION},
+        {"@type": [None, ["Product"], {"x": 1}], "description": DESCRIPTION},
+        {"@type": "Product"},
+        "just a string",
+        {"@type": "Product", "description": "<img src=x><br><b></b>" * 20},
+    ]
+    for ld in odd:
+        assert declared_description(parse_page(_page(ld))) is None, ld
+    page = parse_page(_page([{"@type": "Product", "description": None},
+                             {"@type": "product", "description": DESCRIPTION}]))
+    assert declared_description(page) == DESCRIPTION
