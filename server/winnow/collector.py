@@ -24,7 +24,10 @@ def paused(fn: Callable[_P, _R]) -> Callable[_P, _R]:
     frame, and the page with it, is gone: its first pass then finds the result and the few
     cycles the call left (a context manager inside `fn` turned it on with the page still
     alive and saved a quarter of the collector's time, not nine tenths). A caller that turned
-    the collector off keeps it off; nested calls leave it to the outermost."""
+    the collector off keeps it off; nested calls leave it to the outermost. The switch is the
+    process's: calls in several threads end with it on when the first found it on, and a
+    thread that turns it off while another's call runs gets it back on (`winnow serve`
+    extracts in worker processes, one call at a time each)."""
     @functools.wraps(fn)
     def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         enabled = gc.isenabled()
