@@ -59,6 +59,20 @@ MAX_NOISE_SHARE = 0.5
 """A noise-hinted element holding this share of the page's punctuation may be a wrapper
 (see `_is_wrapper`)."""
 
+DISPLAY_PROSE_PUNC = 3
+"""Sentence marks outside links from which a block named only for how it is shown (a
+carousel, a banner, a section header: `article_names.DISPLAY_WORDS`) is content of a page's
+main text rather than furniture: three sentences are a pitch, not a caption or a price."""
+
+DISPLAY_SENTENCE_CHARS = 30
+"""Characters outside links per sentence mark from which such a block's marks end sentences:
+a carousel of product cards has a mark every few words (prices, "Quick view: Add to
+basket"), prose one every sentence."""
+
+DISPLAY_LINKS = 0.5
+"""Link density below which such a block is prose: a carousel of links to other products
+or posts is furniture whatever it says."""
+
 
 MOST_PROSE_SHARE = 0.7
 """A noise-hinted element holding this share of the page's punctuation is a wrapper,
@@ -392,21 +406,6 @@ def children(stats: TreeStats, i: int) -> list[int]:
         kids.append(j)
         j = stats.end[j]
     return kids
-
-
-DISPLAY_PROSE_PUNC = 3
-"""Sentence marks outside links from which a block named only for how it is shown (a
-carousel, a banner, a section header: `article_names.DISPLAY_WORDS`) is content of a page's
-main text rather than furniture: three sentences are a pitch, not a caption or a price."""
-
-DISPLAY_SENTENCE_CHARS = 30
-"""Characters outside links per sentence mark from which such a block's marks end sentences:
-a carousel of product cards has a mark every few words (prices, "Quick view: Add to
-basket"), prose one every sentence."""
-
-DISPLAY_LINKS = 0.5
-"""Link density below which such a block is prose: a carousel of links to other products
-or posts is furniture whatever it says."""
 
 
 def hidden_prose(stats: TreeStats, start: int) -> set[HtmlElement]:

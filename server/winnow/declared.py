@@ -10,9 +10,9 @@ Pure: no I/O.
 
 from __future__ import annotations
 
-import html
 import re
 
+from winnow.byline import tidy_text
 from winnow.page import Page, ld_nodes, node_types, schema_type
 
 PRODUCT_TYPES = frozenset({"product", "productgroup"})
@@ -39,7 +39,7 @@ def declared_description(page: Page) -> str | None:
             continue
         value = node.get("description")
         if isinstance(value, str):
-            text = " ".join(html.unescape(_TAG_RE.sub(" ", value)).split())
+            text = tidy_text(_TAG_RE.sub(" ", value))
             if len(_WORD_RE.findall(text)) >= MIN_DECLARED_WORDS:
                 return text
     return None
