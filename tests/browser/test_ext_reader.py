@@ -133,6 +133,9 @@ def test_reader_shows_the_articles_formula_as_mathml(showcase: Any) -> None:
 def test_reader_auto_theme_follows_the_system(showcase: Any) -> None:
     showcase.click("button[popovertarget='type-panel']")
     showcase.click("#type-panel [data-pref='theme'] [data-value='auto']")
+    # the choice is stored before it is applied: wait for it, or a slow machine reads the
+    # theme an earlier test left
+    showcase.wait_for_selector("html[data-theme='auto']", state="attached")
     showcase.keyboard.press("Escape")
     background = "getComputedStyle(document.documentElement).backgroundColor"
     try:
