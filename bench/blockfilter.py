@@ -77,7 +77,7 @@ PARAMS = {"n_estimators": 150, "max_depth": 3, "learning_rate": 0.1, "subsample"
           "min_samples_leaf": 20, "random_state": SEED}
 THRESHOLDS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
 RULES = ("name", "hidden", "header", "footer", "nav", "aside", "twin_blocks", "reviews",
-         "given", "edge_furniture")
+         "given", "facets", "edge_furniture")
 """`mainregion`'s reasons to drop an element from the region, as `--drops` tells them."""
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "winnow" \
     / "blockfilter.pkl"
@@ -131,14 +131,16 @@ class _Recorder:
             self.regions.append((found[0], found[1], dict(self.drops)))
             return found
 
-        def furniture_rule(stats: Any, start: int, noise: Sequence[HtmlElement], *args: Any,
-                           **kwargs: Any) -> list[int]:
-            drop: list[int] = furniture(stats, start, noise, *args, **kwargs)
+        def furniture_rule(page: Any, stats: Any, start: int, noise: Sequence[HtmlElement],
+                           *args: Any, **kwargs: Any) -> list[int]:
+            drop: list[int] = furniture(page, stats, start, noise, *args, **kwargs)
             given = {stats.index[el] for el in noise if el in stats.index}
             reviews = len(args) > 1 and args[1]
+            facets = mainregion._FacetOptions(stats, page.choice_fields)
             for i in drop:
                 el = stats.elements[i]
                 rule = "given" if i in given else el.tag if el.tag in mainregion.FURNITURE_TAGS \
+                    else "facets" if facets.is_panel(i) \
                     else "reviews" if reviews and names_reviews(el) else "hidden" \
                     if el.get("hidden") is not None \
                     or "display:none" in (el.get("style") or "").replace(" ", "") else "name"

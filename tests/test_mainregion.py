@@ -379,3 +379,21 @@ def test_the_main_elements_are_the_main_xpath_answer_in_document_order() -> None
     expected = page.body.xpath(mainregion.MAIN_XPATH)
     assert [el.tag for el in expected] == ["div", "main", "section"]
     assert mainregion._mains(page) == expected
+
+
+def test_a_panel_of_checkbox_filters_leaves_the_main_region() -> None:
+    """A shop's filter panel is options of choices (checkboxes, radio buttons, each with a
+    short label): furniture, whatever its block is named; a grid of cards with a compare
+    box each is the page's content, its options a sliver of the cards' text."""
+    options = "".join(f"<li><label><input type='checkbox' name='brand'> {name} ({n})</label></li>"
+                      for name, n in (("Lumen", 12), ("Brasswork", 4), ("Lampada", 7)))
+    sort = "".join(f"<label><input type='radio' name='sort'> {order}</label>"
+                   for order in ("Newest", "Price: low to high", "Price: high to low"))
+    cards = "".join(f"<div class='card'><h3>{name} lamp</h3><p>{PROSE}</p>"
+                    "<label><input type='checkbox'> Compare</label></div>"
+                    for name in ("Copper", "Steel", "Glass"))
+    html = (f"<html><body><main><h1>Lamps</h1><div class='refine'><h4>Brand</h4><ul>{options}"
+            f"</ul><div>{sort}</div></div><div class='grid'>{cards}</div></main></body></html>")
+    text = region_text(html)
+    assert "Copper lamp" in text and "patina" in text and "Compare" in text
+    assert "Brasswork" not in text and "Price: low to high" not in text

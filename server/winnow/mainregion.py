@@ -14,6 +14,7 @@ it renders and maps like ECON's body. Pure: no I/O.
 from __future__ import annotations
 
 import copy
+from bisect import bisect_left
 from collections.abc import Collection, Sequence
 
 from winnow import econ
@@ -113,6 +114,22 @@ cards, a collection or a service page the page-type classifier took for a produc
 85% on WCXB's tune pages with out-of-fold types)."""
 
 
+FACET_OPTION_CHARS = 80
+"""Characters of text up to which the element around a checkbox or radio button (its label,
+its list item) is one option of a choice: a filter's "Black (12)", a sort order's "Price: Low
+to High". Longer, the control sits on a card or in a form of prose (a product's compare box)."""
+
+MIN_FACET_OPTIONS = 3
+"""Options (FACET_OPTION_CHARS) a block holds at least to be a panel of choices."""
+
+FACET_SHARE = 0.6
+"""Share of a block's text its options (FACET_OPTION_CHARS) hold from which the block is a
+panel of choices, page furniture (`_facet_panels`): a shop's filters by brand, price and
+colour, a sort menu, a cookie dialog's purposes. On WCXB's tune listings and collections the
+filter panels' options hold 60% to 96% of their text (the rest: group headings, "Show more");
+a grid of cards with a compare box each holds a few percent."""
+
+
 MAIN_CONTAINERS = "main_containers"
 """`page.derived` key of the page's main containers found so far, by the `near` asked with."""
 
@@ -183,7 +200,7 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
               if start <= i < stats.end[start]}
     if shown_prose:
         panels |= hidden_prose(stats, start)
-    drop = _furniture(stats, start, noise, panels, drop_reviews, shown_prose)
+    drop = _furniture(page, stats, start, noise, panels, drop_reviews, shown_prose)
     if drop_teasers:
         drop = sorted(drop + _rails(page, stats, start, drop))
     if trim_edges:
@@ -221,7 +238,8 @@ def body_share(page: Page, body: HtmlElement, noise: Sequence[HtmlElement] = ())
         return 1.0
     main = main_container(page, body)
     start = stats.index[page.body if main is None else main]
-    region = stats.chars[start] - sum(stats.chars[i] for i in _furniture(stats, start, noise))
+    region = stats.chars[start] \
+        - sum(stats.chars[i] for i in _furniture(page, stats, start, noise))
     return min(1.0, stats.chars[stats.index[body]] / region) if region > 0 else 1.0
 
 
@@ -251,7 +269,7 @@ def _rest_counts(page: Page, body: HtmlElement,
     start, inner = stats.index[root], stats.index[body]
     if not start < inner < stats.end[start]:
         return None
-    drop = _furniture(stats, start, noise)
+    drop = _furniture(page, stats, start, noise)
     if not any(i <= inner < stats.end[i] for i in drop):
         drop = [i for i in drop if not inner < i < stats.end[inner]] + [inner]
     chars = stats.chars[start] - sum(stats.chars[i] for i in drop)
@@ -268,20 +286,23 @@ def text_share(body_text: str, region_text: str) -> float:
     return min(1.0, weighted_length(body_text) / region) if region else 1.0
 
 
-def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
+def _furniture(page: Page, stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
                panels: Collection[HtmlElement] = (), reviews: bool = False,
                prose: bool = False) -> list[int]:
-    """The indices of the furniture blocks and given `noise` under element `start`, outermost
-    only (a dropped block's inside is not visited). Folded `panels` are judged as shown; with
-    `prose`, a block named only for how it is shown stays when it holds prose."""
+    """The indices of the furniture blocks, panels of choices (`_FacetOptions`) and given
+    `noise` under element `start`, outermost only (a dropped block's inside is not visited).
+    Folded `panels` are judged as shown; with `prose`, a block named only for how it is shown
+    stays when it holds prose."""
     given = {stats.index[el] for el in noise if el in stats.index}
     drop: list[int] = []
     wrapper_chars = WRAPPER_SHARE * stats.chars[start]
+    facets = _FacetOptions(stats, page.choice_fields)
     i = start + 1
     while i < stats.end[start]:
         el = stats.elements[i]
         shown = el in panels
         if i in given or el.tag in FURNITURE_TAGS \
+                or facets.is_panel(i) and stats.chars[i] <= wrapper_chars \
                 or (noise_hint(stats, i, shown=shown)
                     and not (prose and _shown_prose(stats, i, shown))
                     or reviews and names_reviews(el)) \
@@ -291,6 +312,39 @@ def _furniture(stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
         else:
             i += 1
     return drop
+
+
+class _FacetOptions:
+    """The options of the page's choices under a tree's counts: for each checkbox and radio
+    button (`Page.choice_fields`, their parents), the nearest element around it with text,
+    when that text is short (FACET_OPTION_CHARS); outermost only."""
+
+    def __init__(self, stats: econ.TreeStats, choices: Sequence[HtmlElement]) -> None:
+        self.stats = stats
+        found: set[int] = set()
+        for el in choices:
+            i = stats.index.get(el)
+            while i is not None and i > 0 and stats.chars[i] == 0:
+                i = stats.parent[i]
+            if i is not None and 0 < stats.chars[i] <= FACET_OPTION_CHARS:
+                found.add(i)
+        self.options: list[int] = []
+        for i in sorted(found):
+            if not (self.options and i < stats.end[self.options[-1]]):
+                self.options.append(i)
+        self.sums = [0]
+        for i in self.options:
+            self.sums.append(self.sums[-1] + stats.chars[i])
+
+    def is_panel(self, i: int) -> bool:
+        """Whether block `i` is a panel of choices: it holds MIN_FACET_OPTIONS options or
+        more, whose text is FACET_SHARE of its own or more."""
+        if len(self.options) < MIN_FACET_OPTIONS:
+            return False
+        first = bisect_left(self.options, i)
+        last = bisect_left(self.options, self.stats.end[i])
+        return last - first >= MIN_FACET_OPTIONS \
+            and self.sums[last] - self.sums[first] >= FACET_SHARE * self.stats.chars[i]
 
 
 def _rails(page: Page, stats: econ.TreeStats, start: int, drop: Sequence[int]) -> list[int]:

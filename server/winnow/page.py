@@ -89,6 +89,10 @@ class Page:
     address_fields: tuple[HtmlElement, ...] = ()
     """The parents of the form fields that ask for an e-mail address (`_is_address_field`),
     read before the fields are dropped from the tree: see `article_trim.signup_boxes`."""
+    choice_fields: tuple[HtmlElement, ...] = ()
+    """The parents of the page's checkboxes and radio buttons (`_is_choice_field`), read
+    before the fields are dropped from the tree: a shop's filter options, see
+    `mainregion.facet_panels`."""
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     """Structures computed from the tree once and read by several stages (MiBAT's DOM tree
     for extraction and for learning); cleared whenever the tree changes."""
@@ -159,9 +163,9 @@ def parse_page(html: bytes | str, url: str | None = None) -> Page:
     json_ld = _read_json_ld(root)
     rel_links = _read_rel_links(root)
     controlled = _read_controlled_ids(root)
-    fields = _drop_non_content(root)
+    fields, choices = _drop_non_content(root)
     return Page(root=root, url=url, json_ld=json_ld, has_ids=_has_ids(root), rel_links=rel_links,
-                controlled_ids=controlled, address_fields=fields)
+                controlled_ids=controlled, address_fields=fields, choice_fields=choices)
 
 
 def _cleaned(text: str) -> tuple[str, bytes | None]:
@@ -344,17 +348,27 @@ def document_url(page: Page) -> str | None:
         return page.url
 
 
-def _drop_non_content(root: HtmlElement) -> tuple[HtmlElement, ...]:
+def _drop_non_content(root: HtmlElement
+                      ) -> tuple[tuple[HtmlElement, ...], tuple[HtmlElement, ...]]:
     """Remove scripts, styles, forms controls and other non-text elements, comments and
     processing instructions, keeping tails, in one pass of lxml's `strip_elements` (in C: a
     Python `drop_tree` per element cost twice as much). Return the parents of the e-mail
-    address fields among them, which outlive the fields. A tail stays a text node of its own
+    address fields and those of the checkboxes and radio buttons among them, which outlive
+    the fields. A tail stays a text node of its own
     beside the text before it: `.text`, `.tail`, `itertext` and `text_content` read such
     neighbours as one text, as they read them after `drop_tree`."""
-    fields = [el.getparent() for el in root.iter("input") if _is_address_field(el)]
+    inputs = list(root.iter("input"))
+    fields = [el.getparent() for el in inputs if _is_address_field(el)]
+    choices = [el.getparent() for el in inputs if _is_choice_field(el)]
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *DROPPED_TAGS,
                          with_tail=False)
-    return tuple(dict.fromkeys(parent for parent in fields if parent is not None))
+    return (tuple(dict.fromkeys(parent for parent in fields if parent is not None)),
+            tuple(dict.fromkeys(parent for parent in choices if parent is not None)))
+
+
+def _is_choice_field(el: HtmlElement) -> bool:
+    """Whether an <input> is a checkbox or a radio button: one option of a choice."""
+    return (el.get("type") or "").strip().lower() in ("checkbox", "radio")
 
 
 def _is_address_field(el: HtmlElement) -> bool:
