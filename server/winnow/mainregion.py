@@ -124,7 +124,7 @@ MIN_FACET_OPTIONS = 3
 
 FACET_SHARE = 0.6
 """Share of a block's text its options (FACET_OPTION_CHARS) hold from which the block is a
-panel of choices, page furniture (`_facet_panels`): a shop's filters by brand, price and
+panel of choices, page furniture (`_FacetOptions`): a shop's filters by brand, price and
 colour, a sort menu, a cookie dialog's purposes. On WCXB's tune listings and collections the
 filter panels' options hold 60% to 96% of their text (the rest: group headings, "Show more");
 a grid of cards with a compare box each holds a few percent."""

@@ -92,7 +92,7 @@ class Page:
     choice_fields: tuple[HtmlElement, ...] = ()
     """The parents of the page's checkboxes and radio buttons (`_is_choice_field`), read
     before the fields are dropped from the tree: a shop's filter options, see
-    `mainregion.facet_panels`."""
+    `mainregion._FacetOptions`."""
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     """Structures computed from the tree once and read by several stages (MiBAT's DOM tree
     for extraction and for learning); cleared whenever the tree changes."""
