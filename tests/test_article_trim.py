@@ -116,3 +116,32 @@ def test_a_set_of_hidden_panels_inside_the_body_is_shown_but_not_a_lone_notice()
     text = found.content.text_content()
     assert "Part 3" in text and all(f"Tab {k}." in text for k in range(3))
     assert "browser is old" not in text
+
+
+def _post(extra: str) -> str:
+    prose = "".join(f"<p>{SENTENCE} Part {k}.</p>" for k in range(6))
+    return f"<article><h1>Budget</h1><div class='post-inner'>{prose}{extra}</div></article>"
+
+
+def test_a_bio_under_the_writers_linked_name_goes_with_its_box() -> None:
+    """The box's class names nothing; the bio opens with the linked writer's first name."""
+    box = ("<div class='sabox-wrap'><div><a href='/author/jane-doe/'>Jane Doe</a></div>"
+           "<div><p>Jane is a city hall reporter who has covered budgets, zoning and "
+           "elections for the paper since 2015, and she edits its weekly newsletter.</p>"
+           "</div></div>")
+    found = article.extract_once(page_of(_post(box)))
+    assert found is not None
+    text = found.content.text_content()
+    assert "Part 5." in text and "city hall reporter" not in text
+
+
+def test_a_paragraph_that_names_a_linked_person_stays() -> None:
+    """A paragraph that opens with the name of someone other than the linked writer, or one
+    without such a link, is the article's."""
+    quote = ("<div class='aside-note'><a href='/author/jane-doe/'>Jane Doe</a>"
+             "<p>Mayor Smith said the vote was close, and that the budget would be revised "
+             "again in the spring after the hearings.</p></div>")
+    found = article.extract_once(page_of(_post(quote)))
+    assert found is not None
+    assert "revised again in the spring" in found.content.text_content()
+

@@ -39,6 +39,7 @@ from winnow.article_lead import lead_blocks
 from winnow.article_trim import (
     MIN_TWIN_CHARS,
     ad_labels,
+    author_boxes,
     comments_section,
     excluded_roots,
     join_parts,
@@ -307,6 +308,7 @@ def _drops(stats: TreeStats, climb: Climb, summary: int, outside: list[int],
     add("leading", leading_noise(stats, summary, snippet, drops.keys()))
     add("comments", comments_section(stats, summary, snippet))
     add("ad_labels", ad_labels(stats, summary))
+    add("author_box", author_boxes(stats, summary, snippet))
     add("signup", signup_boxes(stats, summary, snippet, fields))
     add("twins", twin_blocks(stats, summary, drops.keys(), MIN_TWIN_CHARS, sections=True))
     return drops

@@ -3,7 +3,7 @@
 Joined sibling parts, and what goes inside the article: link
 lists and noise-named blocks with few sentences (Readability's conditional cleaning), link
 lines leading and blocks trailing the article's text on the snippet's path, a flat comment
-section after its heading, ad-slot labels.
+section after its heading, ad-slot labels, author boxes (a bio under the writer's linked name).
 """
 
 from __future__ import annotations
@@ -112,6 +112,17 @@ a copy of a section, not a paragraph the post says twice."""
 
 FEW_SENTENCES = 10
 """Punctuation marks below which a noise-named block is pruned (Readability: 10 commas)."""
+
+AUTHOR_PATH_RE = re.compile(r"/(authors?|contributors?|writers?)/[^/?#]+", re.I)
+"""A link's path to a writer's page (`/author/jane-doe/`): the name in an author box."""
+
+MIN_BIO_CHARS = 80
+"""Characters from which a block that opens with the linked writer's name is a bio (a
+sentence or more about them), not a byline."""
+
+MAX_BIO_BOX_CHARS = 1500
+"""An author box holds at most this much text: the name, a photo's caption, a short bio
+of a few sentences and links; more is the article the bio sits beside."""
 
 
 def join_parts(stats: TreeStats, summary: int) -> tuple[int, list[int]]:
@@ -239,6 +250,50 @@ def _outer_noise(stats: TreeStats, levels: Iterable[list[int]],
                 break
             found.append(i)
     return found
+
+
+def author_boxes(stats: TreeStats, summary: int, snippet: int) -> list[int]:
+    """Author boxes inside the summary-node: the lowest block around a link to a writer's
+    page (`rel=author`, AUTHOR_PATH_RE) that also holds a bio opening with the writer's
+    first name ("Jane Doe is a reporter ...", MIN_BIO_CHARS or more), off the snippet's
+    path and at most MAX_BIO_BOX_CHARS. Whatever the box's class calls it (a plugin's
+    `saboxplugin-wrap`, a builder's column), a bio under the writer's linked name is about
+    the writer, not the article."""
+    found: list[int] = []
+    for link in range(summary + 1, stats.end[summary]):
+        if not stats.is_link[link]:  # the name may be excluded as a byline, its bio not
+            continue
+        el = stats.elements[link]
+        name = text_of(stats, link).split()
+        if not name or not (el.get("rel") == "author"
+                            or AUTHOR_PATH_RE.search(el.get("href") or "")):
+            continue
+        box = _bio_box(stats, summary, snippet, link, name[0])
+        if box is not None and not any(econ.is_descendant(stats, box, f) for f in found):
+            found.append(box)
+    return found
+
+
+def _bio_box(stats: TreeStats, summary: int, snippet: int, link: int, first: str
+             ) -> int | None:
+    """The lowest ancestor of `link` below the summary-node holding a bio that opens with
+    `first` outside the link; None past MAX_BIO_BOX_CHARS or the snippet's path."""
+    node = stats.parent[link]
+    while node != summary and node > 0:
+        if econ.is_descendant(stats, snippet, node) or stats.chars[node] > MAX_BIO_BOX_CHARS:
+            return None
+        for i in range(node + 1, stats.end[node]):
+            if (not (link <= i < stats.end[link] or i <= link < stats.end[i])
+                    and stats.chars[i] >= MIN_BIO_CHARS
+                    and not stats.is_link[i] and stats.content_punc(i)
+                    and _opens_with(text_of(stats, i), first)):
+                return node
+        node = stats.parent[node]
+    return None
+
+
+def _opens_with(text: str, first: str) -> bool:
+    return text.startswith(first) and text[len(first):len(first) + 1] in (" ", "'", "\u2019")
 
 
 def _named_tail(el: HtmlElement) -> bool:
