@@ -165,9 +165,9 @@ def test_the_passes_of_the_ladder_find_the_teaser_lists_once(monkeypatch: Any) -
     found: list[object] = []
     teasers = article.teaser_lists
 
-    def counted(stats: econ.TreeStats) -> list[int]:
+    def counted(stats: econ.TreeStats, by_record: bool = False) -> list[int]:
         found.append(stats)
-        return teasers(stats)
+        return teasers(stats, by_record)
 
     monkeypatch.setattr(article, "teaser_lists", counted)
     rail = "".join(f"<li class='story'><a href='/s/{k}'>Story {k}</a></li>" for k in range(4))
@@ -176,3 +176,33 @@ def test_the_passes_of_the_ladder_find_the_teaser_lists_once(monkeypatch: Any) -
     chosen = [article.choose_body(page, article.PageHints(), rules) for rules in article.LADDER]
     assert all(chosen) and len(found) == 1
     assert len(article.page_teasers(page, article.page_stats(page))) == 4
+
+
+def _blog_cards() -> str:
+    """Post cards whose classes name each post (WordPress's `post_class`: id, categories)."""
+    cats = ("news", "research", "alumni")
+    return "".join(
+        f"<article class='card post-{k} category-{cats[k]} hentry'>"
+        f"<h3><a href='/post-{k}'>Another story number {k}</a></h3>"
+        f"<p>A blurb about story {k}, which tells what it is about, who is in it, and why "
+        f"the reader should care about it now.</p></article>" for k in range(3))
+
+
+def _cards_page() -> Any:
+    prose = "".join(f"<p>{SENTENCE} Part {k}.</p>" for k in range(6))
+    return parse_page(f"<html><body><article><h1>Budget</h1><div class='body'>{prose}</div>"
+                      f"<div class='grid'>{_blog_cards()}</div></article></body></html>")
+
+
+def test_blog_cards_naming_their_own_post_are_one_teaser_list_on_an_article() -> None:
+    found = article.extract_once(_cards_page(), article.PageHints(cards_by_record=True))
+    assert found is not None
+    text = found.content.text_content()
+    assert "Part 5." in text and "A blurb about story" not in text
+
+
+def test_cards_naming_their_own_record_are_split_by_class_off_an_article() -> None:
+    """A listing's records are its content: they keep the grouping by whole class string."""
+    stats = article.page_stats(_cards_page())
+    assert article_candidates.teaser_lists(stats) == []
+    assert len(article_candidates.teaser_lists(stats, by_record=True)) == 3

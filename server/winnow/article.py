@@ -107,6 +107,10 @@ class PageHints:
     title_heading: HtmlElement | None = None
     template_noise: Sequence[HtmlElement] = ()
     keep_code: bool = False
+    cards_by_record: bool = False
+    """The page reads as an article: blog cards whose classes name their own post (id,
+    categories, tags) are one teaser list (`teaser_lists` by record). A listing's or a
+    shop's records are its content and keep the stricter grouping."""
     """The page leans to documentation: its preformatted blocks of plain text (commands,
     listings) are content, not Joint-para's noise (`article_climb.summary_node`)."""
 
@@ -249,7 +253,7 @@ def choose_body(page: Page, hints: PageHints, rules: Rules) -> Chosen | None:
     heading = stats.index.get(hints.title_heading) if hints.title_heading is not None else None
     folded = folded_indices(page, stats)
     roots = noise_roots(stats, heading, rules.class_hints, folded)
-    roots.extend(page_teasers(page, stats))
+    roots.extend(page_teasers(page, stats, hints.cards_by_record))
     roots.extend(template_roots(stats, _indices(stats, hints.template_noise)))
     econ.exclude_subtrees(stats, roots)
     if heading is not None and stats.excluded[heading]:
@@ -349,13 +353,13 @@ def folded_indices(page: Page, stats: TreeStats) -> frozenset[int]:
     return found
 
 
-def page_teasers(page: Page, stats: TreeStats) -> tuple[int, ...]:
+def page_teasers(page: Page, stats: TreeStats, by_record: bool = False) -> tuple[int, ...]:
     """The page's teaser lists (`teaser_lists`) in `stats`, a copy of its ECON counts before
     any exclusion (`page_stats`), found once per page: every pass of the retry ladder
     (`choose_body`) excludes the same."""
     found = page.derived.get(TEASERS)
     if found is None:
-        found = page.derived[TEASERS] = tuple(teaser_lists(stats))
+        found = page.derived[TEASERS] = tuple(teaser_lists(stats, by_record))
     return found
 
 

@@ -87,6 +87,8 @@ children to be the post's body without holding the title's heading (see `_is_wra
 
 TEASER_TAGS = frozenset({"li", "div", "article", "section", "dd", "dt"})
 MIN_TEASERS = 3
+CARD_TAGS = frozenset({"div", "article", "section"})
+"""Teaser records that are cards, whose classes may name the record (`_shared_class_groups`)."""
 MAX_TEASER_CHARS = 600
 """Teaser records are short: a headline link and at most a sentence or two each."""
 
@@ -269,14 +271,15 @@ def _swallows_blocks(stats: TreeStats, i: int) -> bool:
     return stats.tags[i] in INLINE_TAGS and stats.chars[i] > MAX_INLINE_NOISE_CHARS
 
 
-def teaser_lists(stats: TreeStats) -> list[int]:
+def teaser_lists(stats: TreeStats, by_record: bool = False) -> list[int]:
     """Repeated link-led records: related stories, most-read lists, rails.
 
     Three or more siblings with the same tag and class that each hold a link and little
     text form a list of records, not prose; article paragraphs repeat too but are not led
     by links (the record idea of MDR and MiBAT, applied to template noise). A list that
     stands among the paragraphs of a post is what the post links to, and stays; so does a
-    list holding most of the page's sentences (`_is_listicle`).
+    list holding most of the page's sentences (`_is_listicle`). With `by_record`, cards
+    whose classes differ only in per-record tokens are one list (`_shared_class_groups`).
     """
     groups: dict[tuple[int, str, str], list[int]] = {}
     tags = stats.tags
@@ -284,6 +287,8 @@ def teaser_lists(stats: TreeStats) -> list[int]:
         if stats.chars[i] and tags[i] in TEASER_TAGS:
             key = (stats.parent[i], tags[i], stats.elements[i].get("class") or "")
             groups.setdefault(key, []).append(i)
+    if by_record:
+        groups = _shared_class_groups(groups)
     in_prose = prose_parents(stats)
     page_punc = max(stats.content_punc(0), 1)
     found: list[int] = []
@@ -294,6 +299,31 @@ def teaser_lists(stats: TreeStats) -> list[int]:
                 and not _is_listicle(stats, items, page_punc)):
             found.extend(items)
     return found
+
+
+def _shared_class_groups(groups: Mapping[tuple[int, str, str], list[int]]
+                         ) -> dict[tuple[int, str, str], list[int]]:
+    """`groups` of same-class siblings regrouped by their classes less per-record tokens:
+    tokens holding a digit (an id: `post-1281`) and, when the siblings of a tag share some
+    tokens, all tokens but those (`category-news`, `tag-hiring`), so that a blog's post
+    cards, each naming its own id, categories and tags (WordPress's `post_class`), are one
+    list as cards sharing one class string are. Only cards (CARD_TAGS): the items of a
+    list are one list already, and a menu's items, each typed by what it links to, are
+    left to the rules that read menus."""
+    by_tag: dict[tuple[int, str], list[tuple[set[str], list[int]]]] = {}
+    found: dict[tuple[int, str, str], list[int]] = {}
+    for (parent, tag, classes), items in groups.items():
+        if tag not in CARD_TAGS:
+            found[(parent, tag, classes)] = list(items)
+            continue
+        tokens = {t for t in classes.split() if not any(c.isdigit() for c in t)}
+        by_tag.setdefault((parent, tag), []).append((tokens, items))
+    for (parent, tag), siblings in by_tag.items():
+        shared = set.intersection(*(tokens for tokens, _ in siblings))
+        for tokens, items in siblings:
+            key = " ".join(sorted(shared or tokens))
+            found.setdefault((parent, tag, key), []).extend(items)
+    return {key: sorted(items) for key, items in found.items()}
 
 
 def _is_listicle(stats: TreeStats, items: list[int], page_punc: int) -> bool:
