@@ -145,3 +145,34 @@ def test_a_paragraph_that_names_a_linked_person_stays() -> None:
     assert found is not None
     assert "revised again in the spring" in found.content.text_content()
 
+
+
+def test_a_box_of_other_posts_under_its_label_goes() -> None:
+    """Cards with blurbs and dates say more than their links: the label opens the box."""
+    cards = "".join(f"<div class='card-{k}'><a href='/p{k}'>Another story {k}</a>"
+                    f"<p>A blurb about story {k}, with a date, and a sentence or two.</p>"
+                    "<span>May 3, 2024</span></div>" for k in range(3))
+    found = article.extract_once(page_of(_post(f"<h3>You might also like</h3>{cards}")))
+    assert found is not None
+    text = found.content.text_content()
+    assert "Part 5." in text and "A blurb about story" not in text
+
+
+def test_a_related_lead_in_inside_a_paragraph_is_no_label() -> None:
+    """"Related reading:" opening a paragraph introduces a link; the post goes on after it."""
+    lead_in = ("<p><strong>Related reading:</strong> <a href='/p1'>Another story</a></p>"
+               + "".join(f"<p>{SENTENCE} After {k}.</p>" for k in range(3)))
+    found = article.extract_once(page_of(_post(lead_in)))
+    assert found is not None
+    assert "After 2." in found.content.text_content()
+
+
+def test_a_box_of_other_posts_set_in_the_middle_takes_nothing_after_it() -> None:
+    """The post goes on after a box set among its paragraphs: the box goes, the rest stays."""
+    box = ("<h3>Related articles</h3><div class='box'><a href='/p1'>Another story</a> "
+           "<a href='/p2'>A third story</a></div>"
+           + "".join(f"<p>{SENTENCE} After {k}.</p>" for k in range(3)))
+    found = article.extract_once(page_of(_post(box)))
+    assert found is not None
+    text = found.content.text_content()
+    assert "After 2." in text and "A third story" not in text

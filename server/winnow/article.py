@@ -45,6 +45,7 @@ from winnow.article_trim import (
     join_parts,
     leading_noise,
     link_lists,
+    related_section,
     signup_boxes,
     trailing_noise,
     twin_blocks,
@@ -311,6 +312,7 @@ def _drops(stats: TreeStats, climb: Climb, summary: int, outside: list[int],
     add("trailing", trailing_noise(stats, summary, snippet, drops.keys(), rules.class_hints))
     add("leading", leading_noise(stats, summary, snippet, drops.keys()))
     add("comments", comments_section(stats, summary, snippet))
+    add("related", related_section(stats, summary, snippet))
     add("ad_labels", ad_labels(stats, summary))
     add("author_box", author_boxes(stats, summary, snippet))
     add("signup", signup_boxes(stats, summary, snippet, fields))

@@ -3,7 +3,8 @@
 Joined sibling parts, and what goes inside the article: link
 lists and noise-named blocks with few sentences (Readability's conditional cleaning), link
 lines leading and blocks trailing the article's text on the snippet's path, a flat comment
-section after its heading, ad-slot labels, author boxes (a bio under the writer's linked name).
+section after its heading and a box of other posts after its label, ad-slot labels, author
+boxes (a bio under the writer's linked name).
 """
 
 from __future__ import annotations
@@ -39,6 +40,21 @@ COMMENTS_HEADING_RE = re.compile(
     r"|(leave a (comment|reply)|post a comment|add a comment|join the discussion)\b)", re.I)
 """Headings that open a comment section ("Comments", "12 Responses", "Leave a Reply")."""
 """Class/id words of comment sections: noise for the article even when they are long."""
+
+
+RELATED_LABEL_RE = re.compile(
+    r"^\W*(related (posts?|articles?|stories|reading|content|reads)"
+    r"|you (may|might) also (like|enjoy)|more from\b.*|recommended( for you)?|keep reading"
+    r"|more (articles|stories|posts)( like this)?)\W*$", re.I)
+"""The whole text of a label that opens a box of other posts ("Related posts", "You might
+also like", "More from CFR", "Read next")."""
+
+LABEL_TAGS = HEADING_TAGS | {"div", "p", "section", "header"}
+"""Tags of a label on its own line."""
+
+RELATED_MAX_SHARE = 0.5
+"""At most this share of the summary-node's text lies from a related label on: more is
+the article going on after a label that introduced a link inside it."""
 
 
 TAIL_LINK_DENSITY = 0.5
@@ -313,6 +329,51 @@ def comments_section(stats: TreeStats, summary: int, snippet: int) -> list[int]:
         if stats.tags[i] in HEADING_TAGS and COMMENTS_HEADING_RE.match(text_of(stats, i)):
             return _from_here_on(stats, summary, i)
     return []
+
+
+def related_section(stats: TreeStats, summary: int, snippet: int) -> list[int]:
+    """A box of other posts after the article's text: a label that opens it
+    (RELATED_LABEL_RE) and the blocks after it, on its level and the levels above inside
+    the summary-node, up to the first paragraph of prose or heading (the article going on
+    after a box set in its middle), at most RELATED_MAX_SHARE of the summary-node's text.
+    The teasers stand under their label whatever they look like (cards with blurbs and
+    dates, a previous/next pair, a plain list)."""
+    for i in range(snippet + 1, stats.end[summary]):
+        if (0 < stats.chars[i] <= MAX_LABEL_CHARS and not stats.excluded[i]
+                and RELATED_LABEL_RE.match(text_of(stats, i))):
+            label = _label_block(stats, summary, i)
+            if label is None:
+                continue
+            found = _box_after(stats, summary, label)
+            dropped = sum(stats.chars[k] for k in found)
+            return found if dropped <= RELATED_MAX_SHARE * stats.chars[summary] else []
+    return []
+
+
+def _box_after(stats: TreeStats, summary: int, label: int) -> list[int]:
+    """`label` and the blocks after it inside `summary`, as outermost subtrees, up to the
+    first paragraph of prose or heading."""
+    found = [label]
+    node = label
+    while node != summary and node > 0:
+        parent = stats.parent[node]
+        j = stats.end[node]
+        while j < stats.end[parent]:
+            if stats.tags[j] in HEADING_TAGS or stats.tags[j] == "p" and is_prose(stats, j):
+                return found
+            found.append(j)
+            j = stats.end[j]
+        node = parent
+    return found
+
+
+def _label_block(stats: TreeStats, summary: int, i: int) -> int | None:
+    """The outermost element below the summary-node with the same text as `i`, when it is a
+    block or a heading (LABEL_TAGS): a label on its own line, not the lead-in of a sentence
+    ("Related reading: <a>...</a>") inside a paragraph."""
+    while stats.parent[i] != summary and stats.chars[stats.parent[i]] == stats.chars[i]:
+        i = stats.parent[i]
+    return i if stats.tags[i] in LABEL_TAGS else None
 
 
 def _from_here_on(stats: TreeStats, summary: int, start: int) -> list[int]:
