@@ -62,7 +62,8 @@ FOLDED = "folded_panels"
 """`Page.derived` key of the indices of the page's folded panels in its ECON counts."""
 
 TEASERS = "teaser_lists"
-"""`Page.derived` key of the indices of the page's teaser lists in its ECON counts."""
+"""`Page.derived` key (with the grouping asked for) of the indices of the page's teaser
+lists in its ECON counts."""
 
 FULL_CONFIDENCE_PUNC = 20
 """Punctuation marks of prose at which the confidence in the summary-node reaches 1."""
@@ -108,12 +109,12 @@ class PageHints:
     title_heading: HtmlElement | None = None
     template_noise: Sequence[HtmlElement] = ()
     keep_code: bool = False
+    """The page leans to documentation: its preformatted blocks of plain text (commands,
+    listings) are content, not Joint-para's noise (`article_climb.summary_node`)."""
     cards_by_record: bool = False
     """The page reads as an article: blog cards whose classes name their own post (id,
     categories, tags) are one teaser list (`teaser_lists` by record). A listing's or a
     shop's records are its content and keep the stricter grouping."""
-    """The page leans to documentation: its preformatted blocks of plain text (commands,
-    listings) are content, not Joint-para's noise (`article_climb.summary_node`)."""
 
 
 @dataclass(frozen=True)
@@ -358,10 +359,11 @@ def folded_indices(page: Page, stats: TreeStats) -> frozenset[int]:
 def page_teasers(page: Page, stats: TreeStats, by_record: bool = False) -> tuple[int, ...]:
     """The page's teaser lists (`teaser_lists`) in `stats`, a copy of its ECON counts before
     any exclusion (`page_stats`), found once per page: every pass of the retry ladder
-    (`choose_body`) excludes the same."""
-    found = page.derived.get(TEASERS)
+    (`choose_body`) excludes the same. The two groupings are kept apart."""
+    key = f"{TEASERS}:{'records' if by_record else 'classes'}"
+    found = page.derived.get(key)
     if found is None:
-        found = page.derived[TEASERS] = tuple(teaser_lists(stats, by_record))
+        found = page.derived[key] = tuple(teaser_lists(stats, by_record))
     return found
 
 

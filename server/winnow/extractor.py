@@ -145,12 +145,12 @@ def extract_page(page: Page, template: Template | None = None,
     forum = reader_type == "forum" or thread is not None and declares_discussion(page)
     code = page_type.probability("documentation") >= CODE_LEAN
     cards = readerless_probability(page_type) < SPREAD_LEAN
-    found, rendered, role = _article_beside(page, meta, noise, thread, retry, forum,
-                                            (code, cards))
+    found, rendered, role = _article_beside(page, meta, noise, thread, retry, forum, code,
+                                            cards)
     container = template.container if template is not None else None
     if found is not None and container is not None and strays(found.source, container):
         found, rendered, role = _article_beside(page, meta, noise + outside(container, page.body),
-                                                thread, retry, forum, (code, cards))
+                                                thread, retry, forum, code, cards)
     if found is not None:
         meta.dir = text_direction(page, found.source)
     role = readerless_records(role, page_type, thread is not None and thread.review_hint())
@@ -159,8 +159,8 @@ def extract_page(page: Page, template: Template | None = None,
                  or _listed(page, meta, thread, page_type, noise)):
         thread = None  # a listing's signed items or an article's list of its writer's
         # stories: ECON runs again, the records in the page
-        found, rendered, role = _article_beside(page, meta, noise, None, retry, forum,
-                                                (code, cards))
+        found, rendered, role = _article_beside(page, meta, noise, None, retry, forum, code,
+                                                cards)
     clock.lap("extract")
     titled = found is not None and _under_heading(found.source, meta.heading)
     kind: PageKind = "thread" if role in ("thread", "opened") else "article" \
@@ -355,20 +355,19 @@ def _whole_document(page: Page, meta: Metadata, found: ArticleContent,
 
 def _article_beside(page: Page, meta: Metadata, noise: list[HtmlElement],
                     thread: Thread | None, retry: RetryTrigger = needs_retry,
-                    forum: bool = False, leans: tuple[bool, bool] = (False, False)
+                    forum: bool = False, code: bool = False, cards: bool = False
                     ) -> tuple[ArticleContent | None, Rendered | None, ThreadRole]:
     """ECON's article with the records left out, rendered, and the records' role (`forum`:
     the page type says forum or the page declares a discussion, see `router.thread_role` and
-    `router.declares_discussion`; `leans`: it leans to documentation and it reads as an
-    article, see `PageHints.keep_code` and `cards_by_record`); when the records are neither
-    a thread nor comments, ECON runs again on the whole page."""
-    found = extract_article(page, PageHints(meta.heading, noise + (thread.elements
-                                                                   if thread else []), *leans),
-                            retry)
+    `router.declares_discussion`; `code`: it leans to documentation, see
+    `PageHints.keep_code`; `cards`: it reads as an article, see `PageHints.cards_by_record`);
+    when the records are neither a thread nor comments, ECON runs again on the whole page."""
+    hinted = noise + (thread.elements if thread else [])
+    found = extract_article(page, PageHints(meta.heading, hinted, code, cards), retry)
     rendered = _render(found, page, meta)
     role = _thread_role(thread, found, rendered, meta, forum)
     if thread is not None and role == "none":
-        found = extract_article(page, PageHints(meta.heading, noise, *leans), retry)
+        found = extract_article(page, PageHints(meta.heading, noise, code, cards), retry)
         rendered = _render(found, page, meta)
     return found, rendered, role
 
