@@ -168,16 +168,17 @@ def _ensure_node_modules() -> None:
 
 
 def run_engine(engine: str, set_name: str, cases: Sequence[ev.Case],
-               oof_types: bool = False) -> SetResult:
+               oof_types: bool = False, true_types: bool = False) -> SetResult:
     """Run one engine on one set; an unavailable engine yields a SetResult with a note.
     With `oof_types`, Winnow reads the tune pages the page-type classifier learns from with
-    their out-of-fold types (`bench/ooftypes.py`)."""
+    their out-of-fold types (`bench/ooftypes.py`); with `true_types`, WCXB's tune pages with
+    their labelled types (`ooftypes.true_runners`)."""
     try:
         overrides = None
-        if oof_types and engine == "winnow":
+        if (oof_types or true_types) and engine == "winnow":
             import ooftypes
 
-            overrides = ooftypes.runners(cases)
+            overrides = ooftypes.true_runners(cases) if true_types else ooftypes.runners(cases)
         pages = (run_readability_js(cases) if engine == JS_ENGINE
                  else run_python(engine, cases, overrides))
     except (ImportError, RuntimeError, OSError) as exc:
@@ -499,15 +500,21 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help="Winnow reads the tune pages the page-type classifier learns from "
                              "with out-of-fold types (bench/ooftypes.py; needs the train extra "
                              "on a cache miss)")
+    parser.add_argument("--true-types", action="store_true",
+                        help="Winnow reads WCXB's tune pages with their labelled types (the "
+                             "bound for --oof-types; check pages keep the shipped classifier)")
     parser.add_argument("--margin", type=float, default=0.005,
                         help="floor = measured F1 minus this (with --pin-floors)")
     args = parser.parse_args(argv)
     args.sets = _choices(parser, "--sets", args.sets, ev.SETS)
     args.engines = _choices(parser, "--engines", args.engines, ENGINES)
     if args.pin_floors and ("winnow" not in args.engines or args.limit or args.split != "all"
-                            or set(args.sets) != set(ev.SETS) or args.oof_types):
+                            or set(args.sets) != set(ev.SETS) or args.oof_types
+                            or args.true_types):
         parser.error("--pin-floors needs engine winnow, all sets, all parts, no --limit "
-                     "and no --oof-types")
+                     "and no --oof-types or --true-types")
+    if args.oof_types and args.true_types:
+        parser.error("--oof-types and --true-types exclude each other")
     return args
 
 
@@ -532,7 +539,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for set_name in args.sets:
         for engine in args.engines:
             print(f"{set_name}: {engine} ...", file=sys.stderr, flush=True)
-            results.append(run_engine(engine, set_name, cases[set_name], args.oof_types))
+            results.append(run_engine(engine, set_name, cases[set_name], args.oof_types,
+                                      args.true_types))
     publish(report(results, cases, command_line("evaluate.py", argv)), args.write, SECTION)
     if args.per_page:
         write_per_page(args.per_page, results, cases)

@@ -31,7 +31,7 @@ from pathlib import Path
 from evaluate import REPO_DIR, Runner
 from train_models import fit_pagetype, page_key, pagetype_data, report_pagetype
 from winnow import evaluation as ev
-from winnow.pagetype import PAGE_TYPES, page_type_of
+from winnow.pagetype import PAGE_TYPES, WCXB_TYPES, page_type_of
 
 FOLDS = 5
 """Folds of the tune domains: each fold's classifier learns from the other 4/5."""
@@ -112,6 +112,22 @@ def runners(cases: Sequence[ev.Case]) -> dict[str, Runner]:
     types = oof_types()
     return {case.id: page_type_runner(types[page_key(case)]) for case in cases
             if page_key(case) in types}
+
+
+def true_runners(cases: Sequence[ev.Case]) -> dict[str, Runner]:
+    """Case id -> a runner reading the page with its true (WCXB-labelled) type, certain, for
+    WCXB's tune pages only (`bench/evaluate.py --true-types`): the bound on what right types
+    would give, to set against the out-of-fold runners. Check pages are never forced."""
+    types = oof_types()
+    out: dict[str, Runner] = {}
+    for case in cases:
+        if case.set != "wcxb" or case.split != "tune" or page_key(case) not in types:
+            continue
+        label = WCXB_TYPES.get(case.page_type, "article")
+        probabilities = {name: float(name == label) for name in PAGE_TYPES}
+        page_type = page_type_of(probabilities, {"log_chars": types[page_key(case)]["log_chars"]})
+        out[case.id] = functools.partial(ev.extract_text, page_type=page_type)
+    return out
 
 
 def confusion() -> str:

@@ -59,3 +59,25 @@ def test_no_page_is_typed_by_a_model_that_saw_its_domain(monkeypatch: pytest.Mon
     for k, model in enumerate(models):
         held = {float(i % 40) for i in range(40) if ooftypes.fold_of(f"d{i}.example") == k}
         assert held and not held & model.seen
+
+
+def test_true_types_are_forced_on_wcxb_tune_pages_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`true_runners` (`evaluate.py --true-types`) reads a WCXB tune page with its labelled
+    type, certain (a collection as a listing); a check page, or another set's, keeps the
+    shipped classifier."""
+    domains = [f"shop{i}.example" for i in range(40)]
+    tune = next(d for d in domains if ooftypes.ev.split_of(d) == "tune")
+    check = next(d for d in domains if ooftypes.ev.split_of(d) == "check")
+
+    def case(set_name: str, case_id: str, domain: str) -> ooftypes.ev.Case:
+        return ooftypes.ev.Case(set_name, case_id, Path(case_id), b"<html></html>", None, "",
+                                {"page_type": "collection"}, domain=domain)
+
+    cases = [case("wcxb", "1", tune), case("wcxb", "2", check), case("fundus", "3", tune)]
+    entry = {**dict.fromkeys(PAGE_TYPES, 0.0), "article": 1.0, "log_chars": 9.0}
+    monkeypatch.setattr(ooftypes, "oof_types",
+                        lambda: {train_models.page_key(c): entry for c in cases})
+    runners = ooftypes.true_runners(cases)
+    assert list(runners) == ["1"]
+    page_type = runners["1"].keywords["page_type"]  # type: ignore[attr-defined]
+    assert page_type.label == "listing" and page_type.sure
