@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from winnow import extract, extractor
+from winnow.evaluation import content_text
 from winnow.page import parse_page, schema_type
 from winnow.pagetype import PageType
 from winnow.result import Extraction
@@ -13,6 +14,7 @@ from winnow.router import (
     MIN_STORY_CHARS,
     NO_THREAD_PROBABILITY,
     declares_discussion,
+    is_front_page,
     readerless_records,
     records_are_items,
     route,
@@ -106,11 +108,10 @@ def test_records_holding_a_small_part_of_the_region_are_items() -> None:
     assert not records_are_items([300, 320, 290], 1000)
 
 
-def test_signed_items_of_a_page_leaning_to_listing_are_no_thread(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A listing's signed cards (a dated, attributed blurb each) hold a part of its main
-    region beside its titles and its own text: read as a thread, their text alone was the
-    page's."""
+def guide_cards() -> str:
+    """A guide site's page of signed cards (a dated, attributed blurb each) beside its
+    titles and its own text: MiBAT's records, read as a thread unless something says
+    otherwise."""
     blurbs = ("A weekend of walks along the old canal, with the locks and the mills.",
               "Where the river meets the sea, by bike, in three easy days of riding.",
               "Ten bakeries worth the early train, and what to order at each of them.")
@@ -121,15 +122,41 @@ def test_signed_items_of_a_page_leaning_to_listing_are_no_thread(
         for i, (name, text) in enumerate(zip(("ann", "bob", "cy"), blurbs, strict=True), 1))
     titles = "".join(f"<li><a href='/g/{i}'>Guide number {i} to the towns of the coast</a></li>"
                      for i in range(14))
-    html = ("<html><body><main><h1>Guides</h1><p>Our guides cover the region's towns, "
+    return ("<html><body><main><h1>Guides</h1><p>Our guides cover the region's towns, "
             "trails and tables, written by people who live there.</p>"
             f"<div class='list'>{cards}</div><ul>{titles}</ul></main></body></html>")
+
+
+def test_signed_items_of_a_page_leaning_to_listing_are_no_thread(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A listing's signed cards hold a part of its main region beside its titles and its
+    own text: read as a thread, their text alone was the page's."""
+    html = guide_cards()
     assert extract(html, "https://guides.example/all").kind == "thread"
     listing = PageType("listing", {"listing": 0.9, "article": 0.1}, sure=True)
     monkeypatch.setattr(extractor, "classify", lambda page: listing)
     result = extract(html, "https://guides.example/all")
     assert result.kind == "other" and result.main_text is not None
     assert "towns, trails" in result.main_text and "old canal" in result.main_text
+
+
+def test_signed_cards_of_a_front_page_are_no_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same cards on the site's front page are its teasers whatever the type: a page
+    the classifier is sure is an article (front pages are often taken for one) opens no
+    thread there, and ECON reads the page again with the records in it."""
+    article = PageType("article", {"article": 0.97, "listing": 0.03}, sure=True)
+    monkeypatch.setattr(extractor, "classify", lambda page: article)
+    assert extract(guide_cards(), "https://guides.example/all").kind == "thread"
+    result = extract(guide_cards(), "https://guides.example/?ref=home")
+    assert result.kind != "thread" and "old canal" in content_text(result)
+
+
+def test_a_front_page_has_no_path() -> None:
+    assert is_front_page("https://guides.example")
+    assert is_front_page("https://guides.example/?utm_source=feed")
+    assert not is_front_page("https://guides.example/all")
+    assert not is_front_page("https://forum.example/t/1234/")
+    assert not is_front_page(None) and not is_front_page("")  # no address: nothing to tell
 
 
 LAMP_INTRO = ("Our workshop turns, polishes and wires every lamp by hand, so the patina of the "

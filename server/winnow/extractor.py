@@ -39,6 +39,7 @@ from winnow.result import Article, ArticleInfo, Extraction, PageKind
 from winnow.router import (
     ThreadRole,
     declares_discussion,
+    is_front_page,
     readerless_records,
     records_are_items,
     route,
@@ -155,10 +156,10 @@ def extract_page(page: Page, template: Template | None = None,
         meta.dir = text_direction(page, found.source)
     role = readerless_records(role, page_type, thread is not None and thread.review_hint())
     if role == "thread" and thread is not None \
-            and (reader_type == "article" and thread.one_voice()
+            and (reader_type == "article" and thread.one_voice() or is_front_page(url)
                  or _listed(page, meta, thread, page_type, noise)):
-        thread = None  # a listing's signed items or an article's list of its writer's
-        # stories: ECON runs again, the records in the page
+        thread = None  # a listing's signed items, a front page's teasers or an article's
+        # list of its writer's stories: ECON runs again, the records in the page
         found, rendered, role = _article_beside(page, meta, noise, None, retry, forum, code,
                                                 cards)
     clock.lap("extract")

@@ -16,6 +16,7 @@ import math
 from collections.abc import Sequence
 from itertools import chain
 from typing import Literal, cast
+from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -127,6 +128,16 @@ readerless types are items of a listing (signed teasers, dated entries, attribut
 rather than a thread: a thread's posts are most of its region (0.45 and over on WCXB's and
 forums/'s tune forum pages but one whose region is a whole portal), a listing's records a
 part of its cards beside their titles, summaries and the page's own text."""
+
+
+def is_front_page(url: str | None) -> bool:
+    """Whether `url` is a site's front page: no path beyond "/" (a query, such as a tracking
+    tag, may follow); not a page without an address. A front page lists the site's stories,
+    topics or products: its signed records are teasers, never one topic's thread, whatever
+    the page type says (WCXB's tune front pages are listings, services and collections but
+    for one blog)."""
+    parts = urlsplit((url or "").strip())
+    return bool(parts.netloc) and not parts.path.strip("/")
 
 
 def records_are_items(post_chars: Sequence[int], region_chars: int) -> bool:
