@@ -350,14 +350,47 @@ def landing_page() -> str:
 def test_one_section_beside_prose_sections_gives_the_whole_region() -> None:
     page = parse_page(landing_page(), "https://lumen.example/")
     found, rendered = body_of(page, page.body.get_element_by_id("s2"))
-    region = _prose_region(page, extract_metadata(page), found, rendered, [])
+    region = _prose_region(page, extract_metadata(page), found, rendered, [], True)
     assert region is not None and all(f"Service {i}" in region[1] for i in range(6))
 
 
 def test_an_article_beside_a_link_list_keeps_its_body() -> None:
     page = parse_page(blog_page(), "https://lumen.example/")
     found, rendered = body_of(page, page.body.find_class("story")[0])
-    assert _prose_region(page, extract_metadata(page), found, rendered, []) is None
+    assert _prose_region(page, extract_metadata(page), found, rendered, [], True) is None
+
+
+def feed_page() -> str:
+    """A topic page without a main container: one list of teaser cards (a linked heading and
+    a blurb each), the whole of its text."""
+    cards = "".join(f"<li class='card'><h3><a href='/news/{i}'>Lamp news number {i}</a></h3>"
+                    f"<p>Lamp {i}: {PROSE}</p></li>" for i in range(12))
+    return f"<html><body><div class='page'><ul id='feed'>{cards}</ul></div></body></html>"
+
+
+def pruned_body(page: Page, source: HtmlElement, keep: int) -> tuple[ArticleContent, Rendered]:
+    """`source` as ECON's body of which its pruning kept the first `keep` children."""
+    found, _ = body_of(page, source)
+    for child in list(found.content)[keep:]:
+        found.content.remove(child)
+    return found, render_article(found.content, page.url, None, None)
+
+
+def test_a_body_pruned_to_a_few_cards_of_the_whole_region_gives_the_region() -> None:
+    """ECON's body element is the whole feed (no rest beside it to judge) but its pruning
+    kept two of its twelve cards: on a page the classifier is not sure of, the page's text
+    is the region's. A body that kept most of the feed stays the body, and so does a sure
+    type's (a sure article keeps what ECON kept of its own element)."""
+    page = parse_page(feed_page(), "https://lumen.example/topic/lamps/")
+    meta = extract_metadata(page)
+    feed = page.body.get_element_by_id("feed")
+    assert body_share(page, feed) == 1.0 and not rest_is_prose(page, feed)
+    found, rendered = pruned_body(page, feed, 2)
+    region = _prose_region(page, meta, found, rendered, [], False)
+    assert region is not None and all(f"Lamp news number {i}" in region[1] for i in range(12))
+    assert _prose_region(page, meta, found, rendered, [], True) is None
+    found, rendered = pruned_body(page, feed, 10)
+    assert _prose_region(page, meta, found, rendered, [], False) is None
 
 
 def test_a_wall_of_words_beside_the_body_is_no_prose() -> None:

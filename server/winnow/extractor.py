@@ -16,6 +16,7 @@ from winnow.mainregion import (
     LEANING_TEXT_SHARE,
     SPREAD_LEAN,
     SPREAD_TEXT_SHARE,
+    body_share,
     is_spread_out,
     main_container,
     main_region,
@@ -213,7 +214,7 @@ def extract_page(page: Page, template: Template | None = None,
             and reader_type != "documentation":
         region = _fragment_region(page, meta, found, rendered, known_noise)
         if region is None and not titled and reader_type == "article":
-            region = _prose_region(page, meta, found, rendered, known_noise)
+            region = _prose_region(page, meta, found, rendered, known_noise, page_type.sure)
         if region is not None and scored.confidence("other", region[1]) \
                 > scored.confidence("article", rendered.text):
             kind = "other"
@@ -313,14 +314,20 @@ def _fragment_region(page: Page, meta: Metadata, found: ArticleContent, rendered
 
 
 def _prose_region(page: Page, meta: Metadata, found: ArticleContent, rendered: Rendered,
-                  noise: list[HtmlElement]) -> tuple[ArticleContent, str] | None:
-    """The page's main region and its text when what the region holds beside ECON's body
-    (not under the page's title) is prose (`mainregion.rest_is_prose`: few links, a sentence
-    mark every few lines) and the body keeps under
-    SPREAD_TEXT_SHARE of the region's text: the body is one section of a landing page or one
-    entry of a guide, whatever the page's type; else None. An article's region holds links
-    beside its body (teasers, blogrolls)."""
-    if not rest_is_prose(page, found.source, noise):
+                  noise: list[HtmlElement], sure: bool) -> tuple[ArticleContent, str] | None:
+    """The page's main region and its text when ECON's body (not under the page's title)
+    keeps under SPREAD_TEXT_SHARE of the region's text and what it left out is the page's;
+    else None. Either the region holds prose beside the body's element
+    (`mainregion.rest_is_prose`: few links, a sentence mark every few lines): the body is one
+    section of a landing page or one entry of a guide, whatever the page's type (an
+    article's region holds links beside its body: teasers, blogrolls). Or, on a page the
+    classifier is not `sure` of, the body's element holds the whole region (`body_share` 1)
+    and ECON's pruning, not the layout, left the rest out: a feed of teasers or a shop's
+    front page cut to a few of its blocks (a sure article keeps what ECON kept, the comments
+    and asides it pruned out of its own element). The quality estimate judges the region
+    against the body."""
+    whole = not sure and body_share(page, found.source, noise) >= 1.0
+    if not whole and not rest_is_prose(page, found.source, noise):
         return None
     region = _main_text(page, meta, found, noise)
     return region if text_share(rendered.text, region[1]) < SPREAD_TEXT_SHARE else None
