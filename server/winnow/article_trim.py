@@ -344,27 +344,15 @@ def related_section(stats: TreeStats, summary: int, snippet: int) -> list[int]:
             label = _label_block(stats, summary, i)
             if label is None:
                 continue
-            found = _box_after(stats, summary, label)
+            found = _from_here_on(stats, summary, label, _goes_on)
             dropped = sum(stats.chars[k] for k in found)
             return found if dropped <= RELATED_MAX_SHARE * stats.chars[summary] else []
     return []
 
 
-def _box_after(stats: TreeStats, summary: int, label: int) -> list[int]:
-    """`label` and the blocks after it inside `summary`, as outermost subtrees, up to the
-    first paragraph of prose or heading."""
-    found = [label]
-    node = label
-    while node != summary and node > 0:
-        parent = stats.parent[node]
-        j = stats.end[node]
-        while j < stats.end[parent]:
-            if stats.tags[j] in HEADING_TAGS or stats.tags[j] == "p" and is_prose(stats, j):
-                return found
-            found.append(j)
-            j = stats.end[j]
-        node = parent
-    return found
+def _goes_on(stats: TreeStats, j: int) -> bool:
+    """Whether element `j` is a heading or a paragraph of prose: the article going on."""
+    return stats.tags[j] in HEADING_TAGS or stats.tags[j] == "p" and is_prose(stats, j)
 
 
 def _label_block(stats: TreeStats, summary: int, i: int) -> int | None:
@@ -376,14 +364,18 @@ def _label_block(stats: TreeStats, summary: int, i: int) -> int | None:
     return i if stats.tags[i] in LABEL_TAGS else None
 
 
-def _from_here_on(stats: TreeStats, summary: int, start: int) -> list[int]:
-    """`start` and every element after it inside `summary`, as outermost subtrees."""
+def _from_here_on(stats: TreeStats, summary: int, start: int,
+                  until: Callable[[TreeStats, int], bool] | None = None) -> list[int]:
+    """`start` and every element after it inside `summary`, as outermost subtrees; with
+    `until`, up to the first element it holds for."""
     found = [start]
     node = start
     while node != summary and node > 0:
         parent = stats.parent[node]
         j = stats.end[node]
         while j < stats.end[parent]:
+            if until is not None and until(stats, j):
+                return found
             found.append(j)
             j = stats.end[j]
         node = parent
