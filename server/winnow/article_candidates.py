@@ -310,20 +310,26 @@ def _shared_class_groups(groups: Mapping[tuple[int, str, str], list[int]]
     list as cards sharing one class string are. Only cards (CARD_TAGS): the items of a
     list are one list already, and a menu's items, each typed by what it links to, are
     left to the rules that read menus."""
-    by_tag: dict[tuple[int, str], list[tuple[set[str], list[int]]]] = {}
     found: dict[tuple[int, str, str], list[int]] = {}
+    cards: dict[tuple[int, str], list[tuple[str, list[int]]]] = {}
     for (parent, tag, classes), items in groups.items():
-        if tag not in CARD_TAGS:
-            found[(parent, tag, classes)] = list(items)
+        if tag in CARD_TAGS:
+            cards.setdefault((parent, tag), []).append((classes, items))
+        else:
+            found[(parent, tag, classes)] = items
+    for (parent, tag), siblings in cards.items():
+        if len(siblings) == 1:  # one class string: nothing to regroup
+            found[(parent, tag, siblings[0][0])] = siblings[0][1]
             continue
-        tokens = {t for t in classes.split() if not any(c.isdigit() for c in t)}
-        by_tag.setdefault((parent, tag), []).append((tokens, items))
-    for (parent, tag), siblings in by_tag.items():
-        shared = set.intersection(*(tokens for tokens, _ in siblings))
-        for tokens, items in siblings:
-            key = " ".join(sorted(shared or tokens))
-            found.setdefault((parent, tag, key), []).extend(items)
-    return {key: sorted(items) for key, items in found.items()}
+        tokens = [{t for t in classes.split() if not any(c.isdigit() for c in t)}
+                  for classes, _ in siblings]
+        shared = set.intersection(*tokens)
+        merged: dict[str, list[int]] = {}
+        for own, (_, items) in zip(tokens, siblings, strict=True):
+            merged.setdefault(" ".join(sorted(shared or own)), []).extend(items)
+        for key, items in merged.items():
+            found[(parent, tag, key)] = sorted(items)
+    return found
 
 
 def _is_listicle(stats: TreeStats, items: list[int], page_punc: int) -> bool:

@@ -280,9 +280,10 @@ def author_boxes(stats: TreeStats, summary: int, snippet: int) -> list[int]:
         if not stats.is_link[link]:  # the name may be excluded as a byline, its bio not
             continue
         el = stats.elements[link]
+        if not (el.get("rel") == "author" or AUTHOR_PATH_RE.search(el.get("href") or "")):
+            continue
         name = text_of(stats, link).split()
-        if not name or not (el.get("rel") == "author"
-                            or AUTHOR_PATH_RE.search(el.get("href") or "")):
+        if not name:
             continue
         box = _bio_box(stats, summary, snippet, link, name[0])
         if box is not None and not any(econ.is_descendant(stats, box, f) for f in found):

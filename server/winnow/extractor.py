@@ -326,8 +326,8 @@ def _prose_region(page: Page, meta: Metadata, found: ArticleContent, rendered: R
     front page cut to a few of its blocks (a sure article keeps what ECON kept, the comments
     and asides it pruned out of its own element). The quality estimate judges the region
     against the body."""
-    whole = not sure and body_share(page, found.source, noise) >= 1.0
-    if not whole and not rest_is_prose(page, found.source, noise):
+    if not rest_is_prose(page, found.source, noise) \
+            and (sure or body_share(page, found.source, noise) < 1.0):
         return None
     region = _main_text(page, meta, found, noise)
     return region if text_share(rendered.text, region[1]) < SPREAD_TEXT_SHARE else None

@@ -296,13 +296,13 @@ def _furniture(page: Page, stats: econ.TreeStats, start: int, noise: Sequence[Ht
     given = {stats.index[el] for el in noise if el in stats.index}
     drop: list[int] = []
     wrapper_chars = WRAPPER_SHARE * stats.chars[start]
-    facets = _FacetOptions(stats, page.choice_fields)
+    facets = _FacetOptions.of(stats, page.choice_fields)
     i = start + 1
     while i < stats.end[start]:
         el = stats.elements[i]
         shown = el in panels
         if i in given or el.tag in FURNITURE_TAGS \
-                or facets.is_panel(i) and stats.chars[i] <= wrapper_chars \
+                or facets is not None and facets.is_panel(i) and stats.chars[i] <= wrapper_chars \
                 or (noise_hint(stats, i, shown=shown)
                     and not (prose and _shown_prose(stats, i, shown))
                     or reviews and names_reviews(el)) \
@@ -336,11 +336,18 @@ class _FacetOptions:
         for i in self.options:
             self.sums.append(self.sums[-1] + stats.chars[i])
 
+    @classmethod
+    def of(cls, stats: econ.TreeStats, choices: Sequence[HtmlElement]) -> _FacetOptions | None:
+        """The options of `choices`, or None when they are too few to make a panel (most
+        pages have no checkbox at all)."""
+        if len(choices) < MIN_FACET_OPTIONS:
+            return None
+        options = cls(stats, choices)
+        return options if len(options.options) >= MIN_FACET_OPTIONS else None
+
     def is_panel(self, i: int) -> bool:
         """Whether block `i` is a panel of choices: it holds MIN_FACET_OPTIONS options or
         more, whose text is FACET_SHARE of its own or more."""
-        if len(self.options) < MIN_FACET_OPTIONS:
-            return False
         first = bisect_left(self.options, i)
         last = bisect_left(self.options, self.stats.end[i])
         return last - first >= MIN_FACET_OPTIONS \
