@@ -136,11 +136,11 @@ class _Recorder:
             drop: list[int] = furniture(page, stats, start, noise, *args, **kwargs)
             given = {stats.index[el] for el in noise if el in stats.index}
             reviews = len(args) > 1 and args[1]
-            facets = mainregion._FacetOptions(stats, page.choice_fields)
+            facets = mainregion._FacetOptions.of(stats, page.choice_fields)
             for i in drop:
                 el = stats.elements[i]
                 rule = "given" if i in given else el.tag if el.tag in mainregion.FURNITURE_TAGS \
-                    else "facets" if facets.is_panel(i) \
+                    else "facets" if facets is not None and facets.is_panel(i) \
                     else "reviews" if reviews and names_reviews(el) else "hidden" \
                     if el.get("hidden") is not None \
                     or "display:none" in (el.get("style") or "").replace(" ", "") else "name"

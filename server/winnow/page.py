@@ -354,9 +354,9 @@ def _drop_non_content(root: HtmlElement
     processing instructions, keeping tails, in one pass of lxml's `strip_elements` (in C: a
     Python `drop_tree` per element cost twice as much). Return the parents of the e-mail
     address fields and those of the checkboxes and radio buttons among them, which outlive
-    the fields. A tail stays a text node of its own
-    beside the text before it: `.text`, `.tail`, `itertext` and `text_content` read such
-    neighbours as one text, as they read them after `drop_tree`."""
+    the fields. A tail stays a text node of its own beside the text before it: `.text`,
+    `.tail`, `itertext` and `text_content` read such neighbours as one text, as they read
+    them after `drop_tree`."""
     inputs = list(root.iter("input"))
     fields = [el.getparent() for el in inputs if _is_address_field(el)]
     choices = [el.getparent() for el in inputs if _is_choice_field(el)]
