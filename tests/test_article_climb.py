@@ -157,3 +157,25 @@ def test_a_heading_labels_the_paragraphs_past_a_figure_without_text() -> None:
     assert found is not None
     text = found.content.text_content()
     assert "Where the money goes" in text and "Two 3." in text
+
+
+def test_wrapped_lines_of_the_text_stay_and_a_lone_label_goes() -> None:
+    """Lines each set in a span alone in its block (a list written as lines), a bold line
+    over a paragraph and a long line without its full stop are the article's, though each
+    is a text-para without punctuation; a lone short wrapped line is a label and goes."""
+    first = "".join(f"<p>{SENTENCE} One {k}.</p>" for k in range(4))
+    items = "".join(f"<div class='line'><span>{k} cups of white beans</span></div>"
+                    for k in range(2, 6))
+    long_line = ("Of course the council will present the new budget for the coming year at "
+                 "the meeting in the town hall on the first day of September")
+    page = page_of("<div class='post'>"
+                   f"{first}<div><span>Subscribe to our letter</span></div>"
+                   f"<p>{SENTENCE} Two.</p>{items}"
+                   f"<div><strong>Where the money goes</strong></div><p>{SENTENCE} Three.</p>"
+                   f"<div><span>{long_line}</span></div><p>{SENTENCE} Four.</p></div>")
+    found = article.extract_once(page)
+    assert found is not None
+    text = found.content.text_content()
+    assert "4 cups of white beans" in text and "Where the money goes" in text
+    assert long_line in text and "Four." in text
+    assert "Subscribe to our letter" not in text

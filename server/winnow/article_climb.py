@@ -12,6 +12,8 @@ from typing import NamedTuple
 
 from winnow import econ
 from winnow.article_candidates import (
+    INLINE_TAGS,
+    MIN_PROSE_CHARS,
     MIN_TEASERS,
     PARAGRAPH_TAGS,
     are_teasers,
@@ -75,6 +77,14 @@ HEADING_WRAPPER_LEVELS = 3
 that follows them (see `_wrapper_heads_content`)."""
 
 
+BOLD_TAGS = frozenset({"b", "strong"})
+"""Inline tags whose line, all the text of its block, is set as a heading."""
+
+MIN_WRAPPED_LINES = 3
+"""Adjacent blocks, each all one inline-wrapped line of plain text, that make a list written
+as lines rather than a lone label (see `_wrapped_line`)."""
+
+
 MAX_LINK_DENSITY = 0.5
 SHORT_PAGE_CHARS = 500
 """A page whose longest text-para is shorter than this is a short page (ECON IV.C)."""
@@ -110,7 +120,7 @@ def summary_node(stats: TreeStats, heading: int | None = None,
     records: dict[int, bool] = {}
     pruned = [i for i in pruned if not _heads_content(stats, i) and not _list_item(stats, i)
               and not _in_formula(stats, i) and not (keep_code and _in_code(stats, i))
-              and not _record_field(stats, i, records)]
+              and not _record_field(stats, i, records) and not _wrapped_line(stats, i)]
     near: list[econ.TextPara] = []
     if heading is not None and kept and max(map(prose_chars, kept)) < SHORT_PAGE_CHARS:
         near = _near(stats, kept, heading)
@@ -123,12 +133,15 @@ def summary_node(stats: TreeStats, heading: int | None = None,
 
 
 def _heads_content(stats: TreeStats, i: int) -> bool:
-    """A heading followed (past further headings and blocks without text: a figure, a
-    spacer) by a block with sentences labels that
-    block: Joint-para must not prune it for its own lack of punctuation (a subheading above
-    a list or a table)."""
-    if stats.tags[i] not in HEADING_TAGS:
-        return False
+    """A heading that labels the block after it (`_labels_next`): Joint-para must not prune
+    it for its own lack of punctuation (a subheading above a list or a table)."""
+    return stats.tags[i] in HEADING_TAGS and _labels_next(stats, i)
+
+
+def _labels_next(stats: TreeStats, i: int) -> bool:
+    """True when the block after `i`, past further headings and blocks without text (a
+    figure, a spacer), has sentences, or when `i` is all the text of its wrappers and the
+    block after them has (`_wrapper_heads_content`)."""
     after = i
     while after == i or stats.tags[after] in HEADING_TAGS or not stats.chars[after]:
         after = stats.end[after]
@@ -163,6 +176,45 @@ def _list_item(stats: TreeStats, i: int) -> bool:
     if tag in _CELL_TAGS and stats.parent[i] >= 0:
         return _row_has_text(stats, stats.parent[i])
     return tag in ITEM_TAGS and stats.link_density(i) <= MAX_LINK_DENSITY
+
+
+def _wrapped_line(stats: TreeStats, i: int) -> bool:
+    """Plain (unlinked) text in an inline wrapper that is all the text of its block (`<div>
+    <span>1 large onion</span></div>`) is a line of the text where the same line written
+    straight into its block would be: that one joins its prose siblings' text-para, the
+    wrapped one is a text-para of its own, which Joint-para prunes for want of punctuation.
+    It is kept when it is a sentence that lost its full stop (MIN_PROSE_CHARS or more), a
+    bold line that heads a block with sentences (a subheading set in `<strong>`), or one
+    of a run of MIN_WRAPPED_LINES or more such blocks (a list written as lines:
+    ingredients). A lone short wrapped line is a label (a dateline, "More on this", a
+    video's title), as Joint-para has it."""
+    block = stats.parent[i]
+    return (_is_wrapped_line(stats, i, block) and block > 0
+            and (stats.chars[i] >= MIN_PROSE_CHARS
+                 or stats.tags[i] in BOLD_TAGS and _labels_next(stats, block)
+                 or _run_length(stats, block) >= MIN_WRAPPED_LINES))
+
+
+def _is_wrapped_line(stats: TreeStats, i: int, block: int) -> bool:
+    """`i` is an inline wrapper of plain text that is all the text of `block`."""
+    return (stats.tags[i] in INLINE_TAGS and block >= 0
+            and stats.tags[block] not in INLINE_TAGS
+            and stats.link_density(i) <= MAX_LINK_DENSITY
+            and stats.chars[block] == stats.chars[i] > 0)
+
+
+def _run_length(stats: TreeStats, block: int) -> int:
+    """Adjacent siblings of `block` of its tag that, like it, hold one wrapped line."""
+    kids = children(stats, stats.parent[block])
+    at = kids.index(block)
+
+    def line(k: int) -> bool:
+        return (stats.tags[k] == stats.tags[block]
+                and any(_is_wrapped_line(stats, j, k) for j in children(stats, k)))
+
+    before = next((n for n, k in enumerate(reversed(kids[:at])) if not line(k)), at)
+    after = next((n for n, k in enumerate(kids[at + 1:]) if not line(k)), len(kids) - at - 1)
+    return before + 1 + after
 
 
 def _row_has_text(stats: TreeStats, row: int) -> bool:
