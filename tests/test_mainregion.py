@@ -309,6 +309,40 @@ def test_hidden_prose_stays_in_the_main_text_but_not_an_overlay_or_a_menu() -> N
     assert "every lamp by hand" not in text and "shade" in text
 
 
+def test_prose_hidden_by_a_hiding_class_stays_unless_shown_responsively_or_large() -> None:
+    """FAQ answers hidden by a utility class ("hidden"), opened by a script, are folded
+    content of the main text; a block whose own class shows it from a screen width on
+    (`hidden lg:block`) is a responsive layout's other copy and stays hidden, and so does a
+    hidden block holding most of the region (another view of the page). Without
+    `folded_classes` (a product page's region) such blocks all stay hidden."""
+    answers = "".join(
+        f"<div class='faq-item'><h3>Question {n}?</h3>"
+        f"<div class='text-sm hidden'><p>{PROSE.replace('lamp', word)}</p></div></div>"
+        for n, word in enumerate(("sconce", "pendant", "chandelier")))
+    html = ("<html><body><main><h1>Questions</h1>"
+            f"<p>{PROSE}</p><p>{PROSE.replace('workshop', 'studio')}</p>{answers}"
+            f"<div class='hidden lg:block'><p>{PROSE.replace('lamp', 'torch')}</p></div>"
+            "</main></body></html>")
+    page = parse_page(html, "https://shop.example/faq")
+    main = main_container(page)
+    assert main is not None
+    text = render_article(main_region(page, main, shown_prose=True, folded_classes=True).content,
+                          page.url, None, None).text
+    assert all(word in text for word in ("sconce", "pendant", "chandelier"))
+    assert "torch" not in text
+    large = html.replace("</main>", f"<div class='hide'><p>{PROSE.replace('lamp', 'fan') * 12}"
+                                    "</p></div></main>")
+    page = parse_page(large, "https://shop.example/faq")
+    main = main_container(page)
+    assert main is not None
+    text = render_article(main_region(page, main, shown_prose=True, folded_classes=True).content,
+                          page.url, None, None).text
+    assert "sconce" in text and "every fan" not in text
+    text = render_article(main_region(page, main, shown_prose=True).content, page.url, None,
+                          None).text
+    assert "sconce" not in text
+
+
 def blog_page() -> str:
     """An article beside a long list of links to other posts (a blogroll no name gives away),
     in a page without a main container."""

@@ -25,6 +25,22 @@ from winnow.tree import normalize_space
 HIDING_CLASSES = frozenset({"hidden", "hide", "d-none", "is-hidden", "display-none"})
 """Utility classes of CSS frameworks that hide an element (Bootstrap, Tailwind, Bulma)."""
 
+RESPONSIVE_SHOW_RE = re.compile(
+    r"(?:^|[-:@_])(?:xs|sm|md|lg|xl|xxl|2xl|desktop|tablet|mobile|medium|large|small)"
+    r"[-:@_](?:block|flex|grid|inline|inline-block|inline-flex|table|contents|show|visible)$"
+    r"|(?:block|flex|grid|inline|show|visible)[-:@_](?:xs|sm|md|lg|xl|xxl|desktop|tablet|mobile"
+    r"|medium|large|small)$", re.IGNORECASE)
+"""A class that shows its element from a screen width on, the other half of a responsive
+pair with a hiding class: `lg:block`, `d-md-flex`, `display-block-desktop`, `visible-lg`,
+`show@medium`."""
+
+FOLDED_PANEL_SHARE = 0.25
+"""Share of the main region's text under which a block hidden by a hiding class may be
+folded content (an accordion's answer, a tab's panel: 3% to 23% of the region on WCXB's tune
+service pages); from it the block is another view of the page, a comparison table or a
+product's other layout (61% and 62% of the region on the tune collection and product pages
+that lost most when every such block was shown)."""
+
 
 PARAGRAPH_TAGS = frozenset({"p", "div", "blockquote", "pre"})
 INLINE_TAGS = frozenset({"span", "a", "b", "i", "em", "strong", "font", "small", "u", "label"})
@@ -444,25 +460,44 @@ def children(stats: TreeStats, i: int) -> list[int]:
     return kids
 
 
-def hidden_prose(stats: TreeStats, start: int) -> set[HtmlElement]:
+def hidden_prose(stats: TreeStats, start: int, by_class: bool = False) -> set[HtmlElement]:
     """The blocks under element `start` that the page hides by attribute or inline style
     (`is_hidden`) and that hold prose (`shows_prose`), noise neither by tag, role or name once
     shown nor named for an overlay (OVERLAY_WORDS); outermost only. These are folded
     content whose control the page does not name (an accordion's answers, a tab's panels
     opened by script): the main region (`mainregion.main_region`) shows them, and so does
-    ECON's body (`article.choose_body`). Hiding classes are left alone, as they hide a
-    responsive layout's other copy as often."""
+    ECON's body (`article.choose_body`). Hiding classes hide a responsive layout's other
+    copy as often, so ECON's body leaves them alone; with `by_class` (the main region, which
+    drops a block repeating an earlier one's text) a block hidden by a hiding class counts
+    too (`_folded_by_class`)."""
     found: set[HtmlElement] = set()
     i = start + 1
     while i < stats.end[start]:
         el = stats.elements[i]
-        if is_hidden(el) and not is_noise_hint(el, shown=True) and shows_prose(stats, i) \
+        if (is_hidden(el) or by_class and _folded_by_class(stats, i, start)) \
+                and not is_noise_hint(el, shown=True) and shows_prose(stats, i) \
                 and not names_mod.has_word(names_mod.name_tokens(class_names(el)), OVERLAY_WORDS):
             found.add(el)
             i = stats.end[i]
         else:
             i += 1
     return found
+
+
+def _folded_by_class(stats: TreeStats, i: int, start: int) -> bool:
+    """Whether block `i` is hidden by a hiding class as folded content is: no class of its
+    own shows it from some screen width (`_shown_responsively`), and it holds under
+    FOLDED_PANEL_SHARE of the text under element `start`."""
+    classes = stats.elements[i].get("class")
+    return _hidden_by_class(classes) and not _shown_responsively(classes or "") \
+        and stats.chars[i] < FOLDED_PANEL_SHARE * stats.chars[start]
+
+
+def _shown_responsively(classes: str) -> bool:
+    """Whether a class list shows its element from some screen width on (RESPONSIVE_SHOW_RE:
+    Tailwind's `hidden lg:block`, Bootstrap's `d-none d-md-flex`, `display-block-desktop`):
+    the element is one copy of a responsive layout, not content a script unfolds."""
+    return any(RESPONSIVE_SHOW_RE.search(name) for name in classes.split())
 
 
 def shows_prose(stats: TreeStats, i: int) -> bool:

@@ -185,21 +185,24 @@ def _mains(page: Page) -> list[HtmlElement]:
 def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = (),
                 drop_twins: bool = False, drop_reviews: bool = False,
                 drop_teasers: bool = False, shown_prose: bool = False,
-                trim_edges: bool = False) -> ArticleContent:
+                folded_classes: bool = False, trim_edges: bool = False) -> ArticleContent:
     """`root` without its furniture and the given `noise`, with the page's labels; with
     `drop_twins`, without the blocks that repeat an earlier one's text (`twin_blocks`: a page's
     main text, not a document whose language tabs each repeat the same notes); with
     `drop_teasers`, without its rails of teasers (`_rails`: a product page's related and
     recently viewed products); with `shown_prose`, keeping the prose of blocks named only for
     how they are shown (`_shown_prose`) and of the blocks the page hides without naming their
-    control (`article_candidates.hidden_prose`); with `trim_edges`, without the lines of
-    furniture that open or close its text (`edge_furniture`)."""
+    control (`article_candidates.hidden_prose`), and with `folded_classes` also of those it
+    hides by a hiding class (a service page's FAQ answers; a product page hides so the
+    notices of states the shopper has not chosen: sold out, on sale, back in stock); with
+    `trim_edges`, without the lines of furniture that open or close its text
+    (`edge_furniture`)."""
     stats = page_stats(page)
     start = stats.index[root]
     panels = {stats.elements[i] for i in folded_indices(page, stats)
               if start <= i < stats.end[start]}
     if shown_prose:
-        panels |= hidden_prose(stats, start)
+        panels |= hidden_prose(stats, start, by_class=folded_classes)
     drop = _furniture(page, stats, start, noise, panels, drop_reviews, shown_prose)
     if drop_teasers:
         drop = sorted(drop + _rails(page, stats, start, drop))
