@@ -144,13 +144,13 @@ def test_the_passes_and_the_main_region_ask_each_element_once(monkeypatch: Any) 
     """The retry ladder's passes (`noise_roots`) and the main region's furniture read one
     memo of the page's noise hints: each element is judged once with the default flags."""
     asked: list[object] = []
-    judge = article_candidates.is_noise_hint
+    judge = article_candidates._tagged_noise_hint
 
-    def counted(el: Any, class_hints: bool = True, shown: bool = False) -> bool:
+    def counted(el: Any, tag: str, class_hints: bool, shown: bool) -> bool:
         asked.append((el, class_hints, shown))
-        return judge(el, class_hints, shown)
+        return judge(el, tag, class_hints, shown)
 
-    monkeypatch.setattr(article_candidates, "is_noise_hint", counted)
+    monkeypatch.setattr(article_candidates, "_tagged_noise_hint", counted)
     page = parse_page(f"<html><body><nav class='menu'>Home</nav><article><p>{SENTENCE}</p>"
                       f"<div class='share-box'>Share</div><p>{SENTENCE}</p></article>"
                       "<footer>About</footer></body></html>")

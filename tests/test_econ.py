@@ -734,3 +734,14 @@ def test_ad_slot_labels_inside_the_body_are_dropped() -> None:
 ])
 def test_hiding_classes_and_copyright_blocks_are_noise(html: str, noise: bool) -> None:
     assert article.is_noise_hint(element(html)) is noise
+
+
+def test_the_page_counts_keep_the_tags_the_dom_tree_read() -> None:
+    """ECON's counts take each element's tag from MiBAT's reading of the body (lxml makes a
+    new string on every read of `.tag`)."""
+    from winnow.mibat_dom import page_dom
+
+    page = parse_page("<html><body><div><p>One. <a href='/a'>Two</a></p></div></body></html>")
+    read = page_dom(page).read
+    assert read is not None and read.raw_tags == ["body", "div", "p", "a"]
+    assert article.page_stats(page).tags == read.raw_tags

@@ -236,3 +236,24 @@ def test_subtree_hashes_wait_for_a_comparison_and_see_the_date_tags() -> None:
     posts = [v for v, el in enumerate(dom.elements) if el.get("class") == "p"]
     assert tree.hashes[posts[0]] == tree.hashes[posts[1]]
     assert tree.hashes == _subtree_hashes(tree.labels, tree.children)
+
+
+def test_a_page_with_nothing_hidden_counts_its_text_lengths_once(monkeypatch: pytest.MonkeyPatch
+                                                                ) -> None:
+    """Without a hidden element the visible text lengths are all the text lengths: one count
+    serves both; a hidden element takes its subtree out of the visible ones."""
+    import winnow.mibat_dom as mibat_dom
+
+    counts: list[int] = []
+    lengths = mibat_dom._text_lengths
+
+    def counted(tree: object, left_out: list[bool]) -> list[int]:
+        counts.append(1)
+        return lengths(tree, left_out)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(mibat_dom, "_text_lengths", counted)
+    shown = dom_tree(lxml.html.fromstring("<div><p>One line</p><p>Two</p></div>"))
+    assert len(counts) == 1 and shown.text_len == shown.all_len
+    hidden = dom_tree(lxml.html.fromstring("<div><p>One line</p><p hidden>Two</p></div>"))
+    assert len(counts) == 3 and hidden.text_len[0] == len("One line")
+    assert hidden.all_len[0] == len("One lineTwo")

@@ -441,3 +441,22 @@ def test_deeply_nested_formula_renders_flat_below_the_depth_cap() -> None:
                  + "</math></p>")
     assert out.text == "x"
     assert out.html.count("<mrow>") < MAX_BLOCK_DEPTH
+
+
+def test_an_element_without_hiding_or_control_attributes_is_not_asked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk asks whether an element is hidden, a control or a caption region only when
+    it has an attribute those tests read: a class alone makes none of them but a caption."""
+    import winnow.render as render_mod
+
+    asked: list[str] = []
+    for name in ("is_hidden", "is_control", "is_caption_region"):
+        def counted(el: lxml.html.HtmlElement, name: str = name,
+                    judge: object = getattr(render_mod, name)) -> bool:
+            asked.append(name)
+            return judge(el)  # type: ignore[operator, no-any-return]
+        monkeypatch.setattr(render_mod, name, counted)
+    out = render("<div class='body'><p lang='en'>One <a href='/x'>link</a> and"
+                 " <span style='display:none'>gone</span>.</p></div>")
+    assert out.text == "One link and ."
+    assert asked == ["is_caption_region", "is_hidden"]

@@ -140,7 +140,11 @@ def is_noise_hint(el: HtmlElement, class_hints: bool = True, shown: bool = False
     the page, and only a comment name counts. The element's attributes are read in one
     call (every element of a page is asked, and one read of each of seven names cost
     three times as much); an element without any is noise only by its tag."""
-    tag = el.tag
+    return _tagged_noise_hint(el, el.tag, class_hints, shown)
+
+
+def _tagged_noise_hint(el: HtmlElement, tag: str, class_hints: bool, shown: bool) -> bool:
+    """`is_noise_hint` of `el`, whose tag the caller read already."""
     if tag in NEVER_NOISE_TAGS:
         return False
     items = el.items()
@@ -163,10 +167,11 @@ def noise_hint(stats: TreeStats, i: int, class_hints: bool = True, shown: bool =
     element and page (`TreeStats.noise_hints`): every pass of the retry ladder
     (`noise_roots`) and the main region's furniture ask the same elements again."""
     if not class_hints or shown:
-        return is_noise_hint(stats.elements[i], class_hints, shown)
+        return _tagged_noise_hint(stats.elements[i], stats.tags[i], class_hints, shown)
     known = stats.noise_hints.get(i)
     if known is None:
-        known = stats.noise_hints[i] = is_noise_hint(stats.elements[i])
+        known = stats.noise_hints[i] = _tagged_noise_hint(stats.elements[i], stats.tags[i],
+                                                          True, False)
     return known
 
 

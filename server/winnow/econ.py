@@ -126,10 +126,10 @@ def collect_stats(root: HtmlElement) -> TreeStats:
 
 def stats_from_arrays(elements: Sequence[HtmlElement], index: dict[HtmlElement, int],
                       parent: Sequence[int], texts: Sequence[str],
-                      tails: Sequence[str]) -> TreeStats:
+                      tails: Sequence[str], tags: Sequence[str]) -> TreeStats:
     """`collect_stats` of a subtree of elements only (no comments), read already into
     preorder arrays: each element, its number, its parent's number (-1 for the root), its
-    .text and its .tail ("" for None; the root's tail is not read)."""
+    .text and its .tail ("" for None; the root's tail is not read) and its .tag."""
     own = list(texts)
     parts: dict[int, list[str]] = {}  # the elements with children's tails: their pieces
     for i in range(1, len(own)):
@@ -141,15 +141,17 @@ def stats_from_arrays(elements: Sequence[HtmlElement], index: dict[HtmlElement, 
             pieces.append(tails[i])
     for i, pieces in parts.items():
         own[i] = " ".join(pieces)
-    return _counted(list(elements), index, list(parent), own)
+    return _counted(list(elements), index, list(parent), own, list(tags))
 
 
 def _counted(elements: list[HtmlElement], index: dict[HtmlElement, int], parent: list[int],
-             own: list[str]) -> TreeStats:
-    """The stats of preorder elements with their own texts (see `collect_stats`)."""
+             own: list[str], tags: list[str] | None = None) -> TreeStats:
+    """The stats of preorder elements with their own texts (see `collect_stats`) and their
+    tags when the caller read them already."""
     n = len(elements)
     chars = [_visible_len(t) for t in own]
-    tags = [el.tag for el in elements]
+    if tags is None:
+        tags = [el.tag for el in elements]
     stats = TreeStats(elements, index, parent, chars,
                       [punc_num(t) if c else 0 for t, c in zip(own, chars, strict=True)],
                       [tag == "a" for tag in tags], [], [], [], [], _ends(parent),

@@ -122,11 +122,14 @@ def dom_tree(root: HtmlElement, with_ids: bool = True) -> DomTree:
     hidden = [False] * n
     for v in hiding:
         hidden[v] = is_hidden(elements[v])
-    for v in range(1, n):
-        if hidden[parents[v]]:
-            hidden[v] = True
     all_len = _text_lengths(tree, [False] * n)
-    text_len = _text_lengths(tree, hidden)
+    if any(hidden):  # handed down to the hidden elements' subtrees
+        for v in range(1, n):
+            if hidden[parents[v]]:
+                hidden[v] = True
+        text_len = _text_lengths(tree, hidden)
+    else:  # nothing hidden: the visible lengths are all the lengths
+        text_len = list(all_len)
     short = _short_texts(read, all_len)
     cand = [False] * n
     collapsed = [False] * n

@@ -24,7 +24,7 @@ from winnow.markdown import (
     to_markdown,
     to_text,
 )
-from winnow.page import HtmlElement, is_hidden
+from winnow.page import HIDING_ATTRS, HtmlElement, is_hidden
 from winnow.renderinput import (
     THEME_ASSET_RE,
     UrlResolver,
@@ -43,6 +43,7 @@ from winnow.renderinput import (
 )
 from winnow.tidy import (
     CAPTION_MARK,
+    CONTROL_ATTRS,
     captions_are_the_text,
     drop_byline_block,
     drop_duplicate_figures,
@@ -102,14 +103,21 @@ KEEP_EMPTY = frozenset({"td", "th", "hr"})
 """Blocks kept without text: table cells, so grids keep their shape, and rules."""
 BARE_CAPTION_TAGS = frozenset({"figcaption", "figure"})
 """The tags `tidy.is_caption_region` can hold a caption region by without any attribute
-(its other test reads class and id names): the walk asks an element without attributes only
-then, as it asks no such element whether it is hidden or a control (`_open`)."""
+(its other test reads class and id names, `_CAPTION_ATTRS`): the walk asks an element
+without those only then (`_open`), as it asks no element without `_SKIPPING_ATTRS` whether it
+is hidden or a control."""
+
+_CAPTION_ATTRS = frozenset({"class", "id"})
+"""The attributes `tidy.is_caption_region` reads names from."""
 
 
 _NONE, _SPACE, _BREAK = range(3)
 """What separates the next inline content from the previous: nothing, a space, a <br>."""
 _SKIP, _BOUNDARY, _INLINE = object(), object(), object()
 """Walk tokens: subtree handled already, unwrapped block wrapper, kept inline element."""
+_SKIPPING_ATTRS = frozenset(HIDING_ATTRS) | CONTROL_ATTRS
+"""The attributes that may hide an element or make it a control (`is_hidden`,
+`is_control`): an element with none of them is neither, asked nothing more."""
 
 
 @dataclass
@@ -458,15 +466,18 @@ class _Renderer(_Builder):
         tag = el.tag
         if tag in DROP_TAGS:
             return _SKIP
-        bare = not el.keys()  # most elements: nothing hides them, makes them controls, ...
-        if not bare and (is_hidden(el) or is_control(el)):
+        names = el.keys()
+        bare = not names  # most elements: nothing hides them, makes them controls, ...
+        if not bare and not _SKIPPING_ATTRS.isdisjoint(names) \
+                and (is_hidden(el) or is_control(el)):
             return _SKIP
-        if self.caption is None and (not bare or tag in BARE_CAPTION_TAGS) \
+        if self.caption is None \
+                and (tag in BARE_CAPTION_TAGS or not _CAPTION_ATTRS.isdisjoint(names)) \
                 and is_caption_region(el):
             self._start_caption(el)
         tag = RENAMES.get(tag, tag)
-        if tag in INLINE_TAGS:
-            attrs = self._inline_attrs(el, tag)
+        if tag in INLINE_TAGS:  # a bare element keeps no attribute; a bare link is unwrapped
+            attrs = self._inline_attrs(el, tag) if not bare or tag == "a" else {}
             return _INLINE if attrs is not None and self.start_inline(tag, attrs) else None
         if tag in TABLE_PARTS and self._in_layout_table(el):
             self.boundary()

@@ -41,6 +41,9 @@ CONTROL_ROLES = frozenset({"button", "switch", "tab", "tablist", "menuitem", "ch
 TOGGLE_ATTRS = ("aria-expanded", "aria-controls", "aria-pressed", "aria-haspopup")
 """Attributes that make an element a toggle for another part of the page."""
 
+CONTROL_ATTRS = frozenset({"role", *TOGGLE_ATTRS, "onclick", "tabindex"})
+"""The attributes `is_control` reads: an element without any of them is no control."""
+
 CLICKABLE_TAGS = frozenset({"div", "span", "li", "label", "i", "b", "em", "strong", "small",
                             "font"})
 """Generic elements that a click handler or a `tabindex` turns into a control; paragraphs,

@@ -242,6 +242,9 @@ class ReadTree:
     comments or processing instructions (whose tails `Tree.texts` folds in)."""
     raw_tails: list[str] | None
     """Each node's lxml .tail ("" for None and for the root), like `raw_texts`."""
+    raw_tags: list[str] | None = None
+    """Each node's lxml .tag as read (`Tree.tags` lower-cases them), like `raw_texts`: ECON's
+    counts (`econ.stats_from_arrays`) keep them, and lxml makes a new string on every read."""
 
     @cached_property
     def text_lengths(self) -> list[int]:
@@ -299,7 +302,7 @@ def read_tree(root: HtmlElement, options: LabelOptions | None = None,
                      elements if keep_elements else None)
     if not element_only:
         return ReadTree(tree, index, None, None)  # comment tails were joined with spaces
-    return ReadTree(tree, index, raw_texts, raw_tails)
+    return ReadTree(tree, index, raw_texts, raw_tails, raw_tags)
 
 
 def _preorder_links(elements: Sequence[HtmlElement], index: dict[HtmlElement, int]
