@@ -29,10 +29,11 @@ PROSE = ("Our workshop turns, polishes and wires every lamp by hand, so the pati
          "varies a little from one lamp to the next. ")
 
 
-def region_text(html: str) -> str:
+def region_text(html: str, shown_prose: bool = False, folded_classes: bool = False) -> str:
     page = parse_page(html, "https://shop.example/lamps")
     main = main_container(page)
-    region = main_region(page, page.body if main is None else main)
+    region = main_region(page, page.body if main is None else main, shown_prose=shown_prose,
+                         folded_classes=folded_classes)
     return render_article(region.content, page.url, None, None).text
 
 
@@ -323,23 +324,14 @@ def test_prose_hidden_by_a_hiding_class_stays_unless_shown_responsively_or_large
             f"<p>{PROSE}</p><p>{PROSE.replace('workshop', 'studio')}</p>{answers}"
             f"<div class='hidden lg:block'><p>{PROSE.replace('lamp', 'torch')}</p></div>"
             "</main></body></html>")
-    page = parse_page(html, "https://shop.example/faq")
-    main = main_container(page)
-    assert main is not None
-    text = render_article(main_region(page, main, shown_prose=True, folded_classes=True).content,
-                          page.url, None, None).text
+    text = region_text(html, shown_prose=True, folded_classes=True)
     assert all(word in text for word in ("sconce", "pendant", "chandelier"))
     assert "torch" not in text
     large = html.replace("</main>", f"<div class='hide'><p>{PROSE.replace('lamp', 'fan') * 12}"
                                     "</p></div></main>")
-    page = parse_page(large, "https://shop.example/faq")
-    main = main_container(page)
-    assert main is not None
-    text = render_article(main_region(page, main, shown_prose=True, folded_classes=True).content,
-                          page.url, None, None).text
+    text = region_text(large, shown_prose=True, folded_classes=True)
     assert "sconce" in text and "every fan" not in text
-    text = render_article(main_region(page, main, shown_prose=True).content, page.url, None,
-                          None).text
+    text = region_text(large, shown_prose=True)
     assert "sconce" not in text
 
 

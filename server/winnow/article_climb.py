@@ -189,7 +189,7 @@ def _wrapped_line(stats: TreeStats, i: int) -> bool:
     ingredients). A lone short wrapped line is a label (a dateline, "More on this", a
     video's title), as Joint-para has it."""
     block = stats.parent[i]
-    return (_is_wrapped_line(stats, i, block) and block > 0
+    return (block > 0 and _is_wrapped_line(stats, i, block)
             and (stats.chars[i] >= MIN_PROSE_CHARS
                  or stats.tags[i] in BOLD_TAGS and _labels_next(stats, block)
                  or _run_length(stats, block) >= MIN_WRAPPED_LINES))
@@ -197,8 +197,7 @@ def _wrapped_line(stats: TreeStats, i: int) -> bool:
 
 def _is_wrapped_line(stats: TreeStats, i: int, block: int) -> bool:
     """`i` is an inline wrapper of plain text that is all the text of `block`."""
-    return (stats.tags[i] in INLINE_TAGS and block >= 0
-            and stats.tags[block] not in INLINE_TAGS
+    return (stats.tags[i] in INLINE_TAGS and stats.tags[block] not in INLINE_TAGS
             and stats.link_density(i) <= MAX_LINK_DENSITY
             and stats.chars[block] == stats.chars[i] > 0)
 
