@@ -10,7 +10,7 @@ import winnow
 from winnow import article, article_candidates, econ
 from winnow.article_candidates import is_noise_hint
 from winnow.mainregion import main_region
-from winnow.page import parse_page
+from winnow.page import is_hidden, parse_page
 
 SENTENCE = ("The council met on Tuesday, and it voted on the new budget. Residents were pleased, "
             "mostly, though some objected to the plan.")
@@ -138,6 +138,29 @@ def test_an_articles_folded_panels_are_in_its_body() -> None:
     assert "weighted by income" in text and "after the vote" in text
     assert "cart is empty" not in text and "newsletter" not in text
     assert "keep reading" not in text
+
+
+def test_the_pages_counts_know_its_hidden_elements_as_is_hidden_does(monkeypatch: Any) -> None:
+    """ECON's counts of a page carry the elements `is_hidden` holds for (their own attribute
+    or style hides them; a child of a hidden element is not one), found in the reading of the
+    body, and `hidden_prose` asks them instead of every element's attributes."""
+    answer = "The levy starts next spring after the final vote of the council in the hall. " * 4
+    page = parse_page(f"<html><body><article><p>{SENTENCE}</p>"
+                      f"<div style='display: none'><p>{answer}</p></div>"
+                      f"<div hidden><p>{answer}</p></div><span aria-hidden='true'>x</span>"
+                      "<img aria-hidden='true' src='a.png'><div style='color: red'>Red</div>"
+                      "<div data-wn-hidden='1'>Gone</div></article></body></html>")
+    stats = article.page_stats(page)
+    assert stats.hidden is not None
+    assert stats.hidden == {i for i, el in enumerate(stats.elements) if is_hidden(el)}
+    assert len(stats.hidden) == 4
+
+    def unread(el: Any) -> bool:
+        raise AssertionError("read the attributes of an element")
+
+    monkeypatch.setattr(article_candidates, "is_hidden", unread)
+    panels = article_candidates.hidden_prose(stats, 0)
+    assert {el.get("style") for el in panels} == {"display: none", None}
 
 
 def test_the_passes_and_the_main_region_ask_each_element_once(monkeypatch: Any) -> None:

@@ -334,14 +334,17 @@ def page_stats(page: Page) -> TreeStats:
 def _collect_stats(page: Page) -> TreeStats:
     """ECON's counts from the arrays MiBAT's DOM tree read the body into (the same elements
     in the same order), or by a walk of its own when the body held comments."""
-    read = page_dom(page).read
+    dom = page_dom(page)
+    read = dom.read
     if read is None or read.raw_texts is None or read.raw_tails is None \
             or read.raw_tags is None:
         return econ.collect_stats(page.body)
     tree = read.tree
     assert tree.elements is not None
-    return econ.stats_from_arrays(tree.elements, read.index, tree.parents, read.raw_texts,
-                                  read.raw_tails, read.raw_tags)
+    stats = econ.stats_from_arrays(tree.elements, read.index, tree.parents, read.raw_texts,
+                                   read.raw_tails, read.raw_tags)
+    stats.hidden = dom.hiding
+    return stats
 
 
 def folded_indices(page: Page, stats: TreeStats) -> frozenset[int]:

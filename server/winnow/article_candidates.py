@@ -479,7 +479,7 @@ def hidden_prose(stats: TreeStats, start: int, by_class: bool = False) -> set[Ht
     i = start + 1
     while i < stats.end[start]:
         el = stats.elements[i]
-        if (is_hidden(el) or by_class and _folded_by_class(stats, i, start)) \
+        if (hidden_at(stats, i) or by_class and _folded_by_class(stats, i, start)) \
                 and not is_noise_hint(el, shown=True) and shows_prose(stats, i) \
                 and not names_mod.has_word(names_mod.name_tokens(class_names(el)), OVERLAY_WORDS):
             found.add(el)
@@ -487,6 +487,15 @@ def hidden_prose(stats: TreeStats, start: int, by_class: bool = False) -> set[Ht
         else:
             i += 1
     return found
+
+
+def hidden_at(stats: TreeStats, i: int) -> bool:
+    """`is_hidden` of element `i`, told by the page's hidden elements when its counts know
+    them (`TreeStats.hidden`): `hidden_prose` asks every element of a region, and one set
+    lookup costs a tenth of reading its four hiding attributes."""
+    if stats.hidden is None:
+        return is_hidden(stats.elements[i])
+    return i in stats.hidden
 
 
 def _folded_by_class(stats: TreeStats, i: int, start: int) -> bool:

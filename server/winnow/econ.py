@@ -83,6 +83,9 @@ class TreeStats:
     """`article_candidates.is_noise_hint` of elements by index, with its default flags, as
     asked so far (see `article_candidates.noise_hint`): shared by the copies of a page's stats
     (`copy_stats`), as the elements are."""
+    hidden: frozenset[int] | None = None
+    """The elements `page.is_hidden` holds for, when the reading of the page found them
+    (`mibat_dom.DomTree.hiding`; see `article_candidates.hidden_at`); None when unknown."""
 
 
     def content_punc(self, i: int) -> int:

@@ -87,6 +87,10 @@ class DomTree:
     the look at each element's attribute names that finds the dated and hiding ones: the
     page's folded panels (`folded`) and main containers (`mainregion`) are among them, and
     a few dozen elements of a page's hundreds are asked for them instead of all."""
+    hiding: frozenset[int] = frozenset()
+    """The nodes `page.is_hidden` holds for (their own attribute hides them), before hiding
+    is handed down to their subtrees: ECON's counts of the page know them by it
+    (`TreeStats.hidden`)."""
 
     @property
     def elements(self) -> Sequence[HtmlElement]:
@@ -122,6 +126,7 @@ def dom_tree(root: HtmlElement, with_ids: bool = True) -> DomTree:
     hidden = [False] * n
     for v in hiding:
         hidden[v] = is_hidden(elements[v])
+    hides = frozenset(v for v in hiding if hidden[v])
     all_len = _text_lengths(tree, [False] * n)
     if any(hidden):  # handed down to the hidden elements' subtrees
         for v in range(1, n):
@@ -147,7 +152,7 @@ def dom_tree(root: HtmlElement, with_ids: bool = True) -> DomTree:
         if parents[v] >= 0:
             counts[parents[v]] += counts[v]
     tree = _dates_one_tag(tree, cand, collapsed)
-    return DomTree(tree, cand, below, text_len, hidden, collapsed, all_len, read, named)
+    return DomTree(tree, cand, below, text_len, hidden, collapsed, all_len, read, named, hides)
 
 
 def _dates_one_tag(tree: Tree, cand: Sequence[bool], collapsed: Sequence[bool]) -> Tree:
