@@ -310,6 +310,7 @@ def _bio_box(stats: TreeStats, summary: int, snippet: int, link: int, first: str
 
 
 def _opens_with(text: str, first: str) -> bool:
+    """Whether `text` opens with the word `first` ("Jane is", "Jane's"), not a longer one."""
     return text.startswith(first) and text[len(first):len(first) + 1] in (" ", "'", "\u2019")
 
 

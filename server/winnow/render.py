@@ -42,7 +42,9 @@ from winnow.renderinput import (
     safe_url,
 )
 from winnow.tidy import (
+    CAPTION_ATTRS,
     CAPTION_MARK,
+    CAPTION_TAGS,
     CONTROL_ATTRS,
     captions_are_the_text,
     drop_byline_block,
@@ -101,14 +103,6 @@ KEPT_ROOTS = frozenset(BLOCK_MODES).difference(REQUIRED_PARENT, {"table"})
 """Content roots rendered as themselves; other roots (div, table, td...) are unwrapped."""
 KEEP_EMPTY = frozenset({"td", "th", "hr"})
 """Blocks kept without text: table cells, so grids keep their shape, and rules."""
-BARE_CAPTION_TAGS = frozenset({"figcaption", "figure"})
-"""The tags `tidy.is_caption_region` can hold a caption region by without any attribute
-(its other test reads class and id names, `_CAPTION_ATTRS`): the walk asks an element
-without those only then (`_open`), as it asks no element without `_SKIPPING_ATTRS` whether it
-is hidden or a control."""
-
-_CAPTION_ATTRS = frozenset({"class", "id"})
-"""The attributes `tidy.is_caption_region` reads names from."""
 
 
 _NONE, _SPACE, _BREAK = range(3)
@@ -468,11 +462,10 @@ class _Renderer(_Builder):
             return _SKIP
         names = el.keys()
         bare = not names  # most elements: nothing hides them, makes them controls, ...
-        if not bare and not _SKIPPING_ATTRS.isdisjoint(names) \
-                and (is_hidden(el) or is_control(el)):
+        if not _SKIPPING_ATTRS.isdisjoint(names) and (is_hidden(el) or is_control(el)):
             return _SKIP
         if self.caption is None \
-                and (tag in BARE_CAPTION_TAGS or not _CAPTION_ATTRS.isdisjoint(names)) \
+                and (tag in CAPTION_TAGS or not CAPTION_ATTRS.isdisjoint(names)) \
                 and is_caption_region(el):
             self._start_caption(el)
         tag = RENAMES.get(tag, tag)

@@ -93,6 +93,14 @@ def name_tokens(value: str) -> set[str]:
             if token}
 
 
+CAPTION_TAGS = frozenset({"figcaption", "figure"})
+"""The tags by which `is_caption_region` holds for an element without reading its names."""
+
+CAPTION_ATTRS = frozenset({"class", "id"})
+"""The attributes whose names `is_caption_region` reads: an element with none of them and a
+tag outside CAPTION_TAGS is no caption region."""
+
+
 def is_caption_region(el: HtmlElement) -> bool:
     """True for an element whose content is an image's caption or credit (see the module)."""
     tag = el.tag
