@@ -4,14 +4,21 @@ exception (article_climb.py)."""
 from __future__ import annotations
 
 from winnow import article
-from winnow.page import parse_page
+from winnow.page import Page, parse_page
 
 SENTENCE = ("The council met on Tuesday, and it voted on the new budget. Residents were pleased, "
             "mostly, though some objected to the plan.")
 
 
-def page_of(body: str):  # type: ignore[no-untyped-def]
+def page_of(body: str) -> Page:
     return parse_page(f"<html><body>{body}</body></html>")
+
+
+def article_text(page: Page) -> str:
+    """The text of the article ECON finds on `page`."""
+    found = article.extract_once(page)
+    assert found is not None
+    return str(found.content.text_content())
 
 
 def module(inner: str, n: int) -> str:
@@ -40,9 +47,7 @@ def test_climb_looks_past_a_heading_module_to_the_rest_of_the_article() -> None:
     would keep the first module only; the ancestor above adds many more sentences in
     paragraphs like the article's, so the article is all three modules."""
     page = page_of(builder_page("What the second half of the budget meeting decided, in short"))
-    found = article.extract_once(page)
-    assert found is not None
-    text = found.content.text_content()
+    text = article_text(page)
     assert "One 0." in text and "Two 2." in text and "Three 2." in text
 
 
@@ -56,9 +61,7 @@ def test_climb_does_not_look_past_a_stop_to_a_rail_of_blurbs() -> None:
     page = page_of(f"<div class='column'><div class='wrap'><div class='post'>{story}</div>"
                    "<div class='meta'>Filed in the local section of our site by staff</div>"
                    f"</div>{blurbs}</div>")
-    found = article.extract_once(page)
-    assert found is not None
-    text = found.content.text_content()
+    text = article_text(page)
     assert "Story 2." in text
     assert "item 3" not in text
 
@@ -70,9 +73,7 @@ def test_a_short_record_of_a_list_is_no_teaser_stop() -> None:
                     f"stays put, costs little and sounds fine. Good, too.</li>" for k in range(8))
     page = page_of(f"<main><div class='post'><p>{SENTENCE} Intro.</p><ul>{items}</ul>"
                    f"<p>{SENTENCE} Outro.</p></div></main>")
-    found = article.extract_once(page)
-    assert found is not None
-    text = found.content.text_content()
+    text = article_text(page)
     assert "Intro." in text and "Product 7" in text and "Outro." in text
 
 
@@ -88,9 +89,7 @@ def test_a_widget_named_block_of_the_articles_paragraphs_stays() -> None:
     page = page_of(f"<div class='post'><div class='lead'>{lead}</div>"
                    f"<div class='elementor-widget-wrap'>{steps}</div>"
                    f"<div class='elementor-widget-wrap'><span>Topics</span> {links}</div></div>")
-    found = article.extract_once(page)
-    assert found is not None
-    text = found.content.text_content()
+    text = article_text(page)
     assert "Lead 3." in text and "what step 2 costs" in text
     assert "Topic 3" not in text
 
@@ -137,9 +136,7 @@ def test_a_heading_alone_in_its_wrappers_labels_the_block_after_them() -> None:
                    f"</div></div><div class='text'>{second}</div>"
                    "<div class='heading'><div class='inner'><h2>Share this story</h2>"
                    "</div></div><div class='buttons'><a href='/s'>Mail</a></div></div>")
-    found = article.extract_once(page)
-    assert found is not None
-    text = found.content.text_content()
+    text = article_text(page)
     assert "Where the money goes" in text and "Two 3." in text
     assert "Share this story" not in text
 
@@ -153,9 +150,7 @@ def test_a_heading_labels_the_paragraphs_past_a_figure_without_text() -> None:
                    "<h2>Where the money goes</h2>"
                    "<figure><img src='/budget.png'></figure>"
                    f"<div class='section'>{second}</div></div>")
-    found = article.extract_once(page)
-    assert found is not None
-    text = found.content.text_content()
+    text = article_text(page)
     assert "Where the money goes" in text and "Two 3." in text
 
 
@@ -173,9 +168,7 @@ def test_wrapped_lines_of_the_text_stay_and_a_lone_label_goes() -> None:
                    f"<p>{SENTENCE} Two.</p>{items}"
                    f"<div><strong>Where the money goes</strong></div><p>{SENTENCE} Three.</p>"
                    f"<div><span>{long_line}</span></div><p>{SENTENCE} Four.</p></div>")
-    found = article.extract_once(page)
-    assert found is not None
-    text = found.content.text_content()
+    text = article_text(page)
     assert "4 cups of white beans" in text and "Where the money goes" in text
     assert long_line in text and "Four." in text
     assert "Subscribe to our letter" not in text
