@@ -14,10 +14,12 @@ from winnow.declared import declared_description, with_declared
 from winnow.leads import lead_chunks, with_leads
 from winnow.mainregion import (
     LEANING_TEXT_SHARE,
+    LEFT_OUT_LEAN,
     SPREAD_LEAN,
     SPREAD_TEXT_SHARE,
     body_share,
     is_spread_out,
+    left_out_prose,
     main_container,
     main_region,
     rest_is_prose,
@@ -217,6 +219,12 @@ def extract_page(page: Page, template: Template | None = None,
             region = _prose_region(page, meta, found, rendered, known_noise, page_type.sure)
         if region is not None and scored.confidence("other", region[1]) \
                 > scored.confidence("article", rendered.text):
+            kind = "other"
+    if kind == "article" and found is not None and rendered is not None and role == "none" \
+            and reader_type == "article" and readerless_probability(page_type) >= LEFT_OUT_LEAN:
+        # ECON's pruning may have dropped a landing page's other sections, prose and all
+        region = region or _main_text(page, meta, found, known_noise)
+        if left_out_prose(rendered.text, *region):
             kind = "other"
     if found is None or rendered is None or kind != "article":
         result.kind = "other"  # no reader view; the main region for the corpus

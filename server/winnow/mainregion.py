@@ -14,6 +14,7 @@ it renders and maps like ECON's body. Pure: no I/O.
 from __future__ import annotations
 
 import copy
+import re
 from bisect import bisect_left
 from collections.abc import Collection, Sequence
 
@@ -104,6 +105,35 @@ PROSE_MARK_CHARS = 200
 """Characters outside links per sentence mark above which a region's text is no prose
 (`rest_is_prose`): prose has a mark every sentence (50 to 90 characters on WCXB's landing
 pages), a wall of words or a list of names none."""
+
+
+LEFT_OUT_LEAN = 0.35
+"""Probability of the readerless types from which a page read as an article is read as its
+main region when ECON's pruning left the page's own prose out of it (`left_out_prose`).
+Lower than SPREAD_LEAN: the sign here is the text ECON dropped, not a guess of the page's
+shape. On WCXB's tune pages the gain holds from 0.35 to 0.5, with types shipped or
+out-of-fold; below it articles start to go."""
+
+LEFT_OUT_MIN_LINES = 10
+"""Lines of the main region's text outside ECON's body from which what ECON left out can be
+a landing page's other sections (`left_out_prose`); fewer are a caption, a teaser or two."""
+
+LEFT_OUT_PROSE_SHARE = 0.15
+"""Share of the words outside ECON's body in the page's own sentences (PROSE_LINE_WORDS, a
+sentence mark at the end, not inside a link nor under a linked title) from which ECON's
+pruning dropped the page's own text rather than its links, labels and teasers
+(`left_out_prose`). On WCXB's tune pages leaning to the readerless types (LEFT_OUT_LEAN),
+service pages whose ECON body is one section of the landing page have 0.27 to 0.82; news
+pages whose region adds teasers, tags and menus 0 to 0.07 (a guidance page whose related
+cards are not links has 0.18, and loses)."""
+
+PROSE_LINE_WORDS = 10
+"""Words a line of text holds at least to be a sentence of prose (`left_out_prose`)."""
+
+PROSE_LINE_ENDS = ".!?:;)\"'\u201d"
+"""The characters a line of prose ends with: a sentence mark or a closing quote or bracket."""
+
+_WORD = re.compile(r"\w+")
 
 
 RAIL_SHARE = 0.2
@@ -287,6 +317,35 @@ def text_share(body_text: str, region_text: str) -> float:
     few paragraphs: its element then holds most of the region, its text does not."""
     region = weighted_length(region_text)
     return min(1.0, weighted_length(body_text) / region) if region else 1.0
+
+
+def left_out_prose(body_text: str, region: ArticleContent, region_text: str) -> bool:
+    """Whether the main region's text (`region_text`, of `region`) holds, outside the lines
+    of ECON's body, the page's own prose: LEFT_OUT_MIN_LINES lines or more, LEFT_OUT_PROSE_SHARE
+    of whose words are in sentences neither inside a link nor right under a line that is a
+    whole link (a card's or a teaser's summary under its linked title). ECON's body is then one
+    section of a landing page, the rest of which its pruning dropped; an article's region adds
+    link lists, tags and teasers, which ECON rightly left out."""
+    kept = {_words(line) for line in body_text.splitlines()}
+    rest = [line for line in region_text.splitlines() if line.strip() and _words(line) not in kept]
+    if len(rest) < LEFT_OUT_MIN_LINES:
+        return False
+    link_texts = [_words(a.text_content()) for a in region.content.iter("a")]
+    links, linked = set(link_texts) - {""}, "\n".join(link_texts)
+    own = sum(len(line.split()) for above, line in zip(["", *rest[:-1]], rest, strict=True)
+              if _is_prose_line(line) and _words(above) not in links
+              and _words(line) not in linked)
+    return own >= LEFT_OUT_PROSE_SHARE * sum(len(line.split()) for line in rest)
+
+
+def _words(line: str) -> str:
+    """A line's words, lowercased, without punctuation: the same line in two renderings."""
+    return " ".join(_WORD.findall(line.lower()))
+
+
+def _is_prose_line(line: str) -> bool:
+    """Whether a line of text is a sentence of prose (PROSE_LINE_WORDS, PROSE_LINE_ENDS)."""
+    return len(line.split()) >= PROSE_LINE_WORDS and line.rstrip()[-1:] in PROSE_LINE_ENDS
 
 
 def _furniture(page: Page, stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
