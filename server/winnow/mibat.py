@@ -332,6 +332,8 @@ def mine_regions(dom: DomTree, matcher: TreeMatcher | None = None,
     matcher = matcher or TreeMatcher(dom.tree)
     tree = dom.tree
     regions: list[Region] = []
+    if dom.cands_below[0] < MIN_RECORDS:
+        return regions  # a list needs a candidate pivot in each of MIN_RECORDS subtrees
     for parent in range(len(tree)):
         kids = tree.children[parent]
         if len(kids) < MIN_RECORDS or dom.cands_below[parent] < MIN_RECORDS:

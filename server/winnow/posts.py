@@ -18,7 +18,7 @@ Pure: no I/O, no clock (`now` is passed in).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -271,18 +271,17 @@ def find_thread(page: Page, context: PageContext,
     teasers can outscore a page's comments. At most MAX_REGION_TRIES regions are read.
     Without posts among them, a comment section of one comment is looked for."""
     dom = page_dom(page)
+    if not dom.cands_below[0]:
+        return None  # every way to posts below starts from a candidate pivot (a post date)
     matcher = TreeMatcher(dom.tree)
     ranked = ranked_regions(dom, mine_regions(dom, matcher))
     if not ranked and records is not None:
         region = template_records(dom, records)
         if region is not None:
             return _thread(dom, region, context, learned=True)
-    tried = [same_kind_records(matcher, dom, with_sibling_lists(dom, main, ranked))
-             for main in ranked[:MAX_REGION_TRIES]]
-    tried = [region for region in tried if not is_story_list(dom, region)]
-    signings = [_signing(dom, region) for region in tried]
+    tried = _TriedRegions(matcher, dom, ranked)
     for level in (NAMED, PLACED):  # signed regions first, names by markup before by place
-        for region, signing in zip(tried, signings, strict=True):
+        for region, signing in tried:
             if signing == level:
                 thread = _thread(dom, region, context)
                 if thread.are_posts():
@@ -290,14 +289,14 @@ def find_thread(page: Page, context: PageContext,
     lone = lone_comments(dom)
     if lone is not None:
         return _thread(dom, lone, context)
-    for region, signing in zip(tried, signings, strict=True):
+    for region, signing in tried:
         if signing == UNSIGNED and len(region.records) >= MIN_UNSIGNED_RECORDS \
                 and in_comments(dom, region) and _free_text(dom, region):
             thread = _thread(dom, region, context, unsigned=True)
             dated = sum(1 for post in thread.posts if post.date)
             if dated * 2 > len(thread.posts) and thread.are_posts():
                 return thread
-    if not tried:
+    if next(iter(tried), None) is None:
         declared = declared_posts(dom)
         if declared is not None:
             return _thread(dom, declared, context)
@@ -305,6 +304,40 @@ def find_thread(page: Page, context: PageContext,
         if single is not None:
             return _thread(dom, single, context, learned=True)
     return None
+
+
+class _TriedRegions:
+    """The regions `find_thread` reads as posts, each with its signing (`_signing`): the
+    first MAX_REGION_TRIES ranked regions with the records of their kind elsewhere
+    (`same_kind_records`), story lists left out. Each is prepared when the iteration first
+    reaches it: the best region is mostly a thread of signed posts by itself, and the ones
+    after it are then never prepared (all steps are pure, so the order changes nothing)."""
+
+    def __init__(self, matcher: TreeMatcher, dom: DomTree, ranked: Sequence[Region]) -> None:
+        self.matcher, self.dom, self.ranked = matcher, dom, ranked
+        self.prepared: list[tuple[Region, int]] = []
+        self._next = 0
+        """The position in `ranked` of the next region to prepare."""
+
+    def __iter__(self) -> Iterator[tuple[Region, int]]:
+        n = 0
+        while n < len(self.prepared) or self._prepare_next():
+            if n < len(self.prepared):
+                yield self.prepared[n]
+                n += 1
+
+    def _prepare_next(self) -> bool:
+        """Prepare the next ranked region (none when it is a story list); False when none
+        is left."""
+        if self._next >= min(len(self.ranked), MAX_REGION_TRIES):
+            return False
+        main = self.ranked[self._next]
+        self._next += 1
+        region = same_kind_records(self.matcher, self.dom,
+                                   with_sibling_lists(self.dom, main, self.ranked))
+        if not is_story_list(self.dom, region):
+            self.prepared.append((region, _signing(self.dom, region)))
+        return True
 
 
 def _signing(dom: DomTree, region: Region) -> int:
