@@ -208,6 +208,27 @@ def test_a_pass_without_class_hints_reads_only_the_elements_hinted_with_them(
     assert 0 < len(asked) <= len(first) < len(stats.elements)
 
 
+def test_the_passes_and_the_main_region_read_each_elements_text_once(monkeypatch: Any) -> None:
+    """The trimming rules of every pass (labels, notices, twins) and the main region's twins
+    read one memo of the page's element texts (`TreeStats.texts`)."""
+    read: list[Any] = []
+
+    def collapsed(text: str | None) -> str:
+        read.append(text)
+        return " ".join(text.split()) if text else ""
+
+    monkeypatch.setattr(article_candidates, "normalize_space", collapsed)
+    twin = f"<div><p>{SENTENCE}</p><p>{SENTENCE} Again.</p></div>"
+    page = parse_page(f"<html><body><article><p>{SENTENCE}</p><p>Advertisement</p>{twin}"
+                      f"<p>{SENTENCE}</p>{twin}<h3>Related posts</h3><p>{SENTENCE}</p>"
+                      "</article></body></html>")
+    for rules in article.LADDER:
+        article.choose_body(page, article.PageHints(), rules)
+    main_region(page, page.body, [], drop_twins=True)
+    texts = article.page_stats(page).texts
+    assert read and len(read) == len(texts)
+
+
 def test_the_passes_of_the_ladder_find_the_teaser_lists_once(monkeypatch: Any) -> None:
     """Every pass of the retry ladder excludes the same teaser lists, found once a page."""
     found: list[object] = []

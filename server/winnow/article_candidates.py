@@ -457,8 +457,12 @@ def is_prose(stats: TreeStats, i: int) -> bool:
 
 
 def text_of(stats: TreeStats, i: int) -> str:
-    """An element's whole text, whitespace collapsed."""
-    return normalize_space(stats.elements[i].text_content())
+    """An element's whole text, whitespace collapsed; read once per element and page
+    (`TreeStats.texts`)."""
+    text = stats.texts.get(i)
+    if text is None:
+        text = stats.texts[i] = normalize_space(stats.elements[i].text_content())
+    return text
 
 
 def children(stats: TreeStats, i: int) -> list[int]:
