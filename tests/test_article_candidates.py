@@ -183,6 +183,52 @@ def test_the_passes_and_the_main_region_ask_each_element_once(monkeypatch: Any) 
     assert asked and len(asked) == len(set(asked))
 
 
+def test_a_pass_without_class_hints_reads_only_the_elements_hinted_with_them(
+        monkeypatch: Any) -> None:
+    """Without class hints an element is hinted only where it is with them: once the first
+    pass judged the page, a retry pass judges again only its hinted elements, and finds the
+    roots a pass without that memo finds."""
+    html = (f"<html><body><nav class='menu'>Home</nav><div class='comments-area'><p>{SENTENCE}"
+            f"</p></div><article><p>{SENTENCE}</p><div class='share-box'>Share, like.</div>"
+            f"<p>{SENTENCE}</p></article><footer>About</footer></body></html>")
+    fresh = article.page_stats(parse_page(html))
+    expected = article_candidates.noise_roots(fresh, class_hints=False)
+    page = parse_page(html)
+    first = article_candidates.noise_roots(article.page_stats(page))
+    asked: list[object] = []
+    judge = article_candidates._tagged_noise_hint
+
+    def counted(el: Any, tag: str, class_hints: bool, shown: bool) -> bool:
+        asked.append(el)
+        return judge(el, tag, class_hints, shown)
+
+    monkeypatch.setattr(article_candidates, "_tagged_noise_hint", counted)
+    stats = article.page_stats(page)
+    assert article_candidates.noise_roots(stats, class_hints=False) == expected
+    assert 0 < len(asked) <= len(first) < len(stats.elements)
+
+
+def test_the_passes_and_the_main_region_read_each_elements_text_once(monkeypatch: Any) -> None:
+    """The trimming rules of every pass (labels, notices, twins) and the main region's twins
+    read one memo of the page's element texts (`TreeStats.texts`)."""
+    read: list[Any] = []
+
+    def collapsed(text: str | None) -> str:
+        read.append(text)
+        return " ".join(text.split()) if text else ""
+
+    monkeypatch.setattr(article_candidates, "normalize_space", collapsed)
+    twin = f"<div><p>{SENTENCE}</p><p>{SENTENCE} Again.</p></div>"
+    page = parse_page(f"<html><body><article><p>{SENTENCE}</p><p>Advertisement</p>{twin}"
+                      f"<p>{SENTENCE}</p>{twin}<h3>Related posts</h3><p>{SENTENCE}</p>"
+                      "</article></body></html>")
+    for rules in article.LADDER:
+        article.choose_body(page, article.PageHints(), rules)
+    main_region(page, page.body, [], drop_twins=True)
+    texts = article.page_stats(page).texts
+    assert read and len(read) == len(texts)
+
+
 def test_the_passes_of_the_ladder_find_the_teaser_lists_once(monkeypatch: Any) -> None:
     """Every pass of the retry ladder excludes the same teaser lists, found once a page."""
     found: list[object] = []

@@ -70,9 +70,9 @@ def _counting_passes(monkeypatch):  # type: ignore[no-untyped-def]
     ran: list[article.Rules] = []
     once = article.extract_once
 
-    def counted(page, hints=None, rules=article.LADDER[0]):  # type: ignore[no-untyped-def]
+    def counted(page, hints=None, rules=article.LADDER[0], rival=None):  # type: ignore[no-untyped-def]
         ran.append(rules)
-        return once(page, hints, rules)
+        return once(page, hints, rules, rival)
     monkeypatch.setattr(article, "extract_once", counted)
     return ran
 
@@ -100,3 +100,28 @@ def test_the_last_rung_runs_when_the_heading_chose_the_snippet(monkeypatch) -> N
     ran.clear()
     article.extract_article(page, hints, retry=lambda _: True)
     assert ran == list(article.LADDER)
+
+
+def test_a_retry_that_cannot_replace_its_rival_stops_after_the_climb(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A retry pass must find twice the prose of the body it would replace: when the page's
+    prose left after its exclusions, or its snippet, is too short for that, no trimming
+    rule runs and the pass answers None, as `accept_retry` would have refused its body."""
+    story = "".join(f"<p>{SENTENCE} Paragraph {k}.</p>" for k in range(8))
+    page = page_of(f"<div class='story'>{story}</div><div class='more'><p>{SENTENCE}</p></div>")
+    found = article.extract_once(page)
+    assert found is not None
+    full = article.extract_once(page, None, article.LADDER[1])
+    assert not article.accept_retry(found, full)
+    trimmed: list[int] = []
+    drops = article._drops
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        trimmed.append(1)
+        return drops(*args)
+    monkeypatch.setattr(article, "_drops", counted)
+    assert article.extract_once(page, None, article.LADDER[1], rival=found) is None
+    assert not trimmed
+    short = article.extract_once(page_of(f"<div><p>{SENTENCE}</p></div>"))
+    assert short is not None
+    assert article.extract_once(page, None, article.LADDER[1], rival=short) is not None
+    assert trimmed

@@ -165,13 +165,18 @@ def _tagged_noise_hint(el: HtmlElement, tag: str, class_hints: bool, shown: bool
 def noise_hint(stats: TreeStats, i: int, class_hints: bool = True, shown: bool = False) -> bool:
     """`is_noise_hint` of element `i` of `stats`; with the default flags, asked once per
     element and page (`TreeStats.noise_hints`): every pass of the retry ladder
-    (`noise_roots`) and the main region's furniture ask the same elements again."""
-    if not class_hints or shown:
-        return _tagged_noise_hint(stats.elements[i], stats.tags[i], class_hints, shown)
+    (`noise_roots`) and the main region's furniture ask the same elements again. Without
+    `class_hints` an element is hinted only where it is with them (the names then count
+    only when they say comments, which hints with them too), so an element known unhinted
+    with the default flags is not read again: most of a retry pass's elements."""
+    el, tag = stats.elements[i], stats.tags[i]
+    if shown:
+        return _tagged_noise_hint(el, tag, class_hints, True)
     known = stats.noise_hints.get(i)
+    if not class_hints:
+        return known is not False and _tagged_noise_hint(el, tag, False, False)
     if known is None:
-        known = stats.noise_hints[i] = _tagged_noise_hint(stats.elements[i], stats.tags[i],
-                                                          True, False)
+        known = stats.noise_hints[i] = _tagged_noise_hint(el, tag, True, False)
     return known
 
 
@@ -452,8 +457,12 @@ def is_prose(stats: TreeStats, i: int) -> bool:
 
 
 def text_of(stats: TreeStats, i: int) -> str:
-    """An element's whole text, whitespace collapsed."""
-    return normalize_space(stats.elements[i].text_content())
+    """An element's whole text, whitespace collapsed; read once per element and page
+    (`TreeStats.texts`)."""
+    text = stats.texts.get(i)
+    if text is None:
+        text = stats.texts[i] = normalize_space(stats.elements[i].text_content())
+    return text
 
 
 def children(stats: TreeStats, i: int) -> list[int]:

@@ -481,8 +481,7 @@ def twin_blocks(stats: TreeStats, start: int, drop: AbstractSet[int], min_chars:
             i = stats.end[i]
             continue
         if stats.chars[i] >= min_chars and (not sections or _parts(stats, i) >= MIN_TWIN_PARTS):
-            text = " ".join(stats.elements[i].text_content().split())
-            first = seen.setdefault(text, i)
+            first = seen.setdefault(text_of(stats, i), i)
             if first != i and stats.end[first] <= i:
                 twins.append(i)
                 i = stats.end[i]

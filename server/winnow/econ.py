@@ -83,6 +83,11 @@ class TreeStats:
     """`article_candidates.is_noise_hint` of elements by index, with its default flags, as
     asked so far (see `article_candidates.noise_hint`): shared by the copies of a page's stats
     (`copy_stats`), as the elements are."""
+    texts: dict[int, str] = field(default_factory=dict)
+    """`article_candidates.text_of` of elements by index, as asked so far: shared by the
+    copies of a page's stats like `noise_hints` (the trimming rules of every pass and the
+    main region's twins read the same elements' texts; the page's tree does not change
+    under its counts)."""
     hidden: frozenset[int] | None = None
     """The elements `page.is_hidden` holds for, when the reading of the page found them
     (`mibat_dom.DomTree.hiding`; see `article_candidates.hidden_at`); None when unknown."""
