@@ -287,6 +287,33 @@ def test_the_prose_of_a_carousel_or_banner_stays_in_the_main_text() -> None:
     assert text.count("patina of the brass") == 1 and "shade" in text
 
 
+def test_the_prose_of_sections_laid_out_as_strips_or_panels_stays_with_laid_out() -> None:
+    """A landing page lays out its sections in a sideways-scrolling strip and in panels of
+    secondary rank: named only for how they are laid out, with sentences of prose, they stay
+    in the main text with `laid_out` (not a product page's); a footer holding prose and a
+    scrolling strip of links still go; and without `laid_out` (a product page's galleries)
+    the laid-out sections go too."""
+    strip = "".join(f"<div class='card'><p>{PROSE}</p></div>" for _ in range(2))
+    links = "".join(f"<a href='/l/{i}'>Lamp number {i}, in brass.</a> " for i in range(8))
+    html = ("<html><body><main><h1>Lumen lamps</h1>"
+            f"<p>{PROSE.replace('lamp', 'shade')}</p>"
+            f"<div class='ScrollableList_grid__x1'>{strip}</div>"
+            f"<div class='element__secondary'><p>{PROSE}</p></div>"
+            f"<div class='scroll-links'>{links}</div>"
+            f"<div class='site-footer'><p>{PROSE.replace('workshop', 'company')}</p></div>"
+            "</main></body></html>")
+    page = parse_page(html, "https://shop.example/")
+    main = main_container(page)
+    assert main is not None
+    region = main_region(page, main, shown_prose=True, laid_out=True)
+    text = render_article(region.content, page.url, None, None).text
+    assert text.count("patina of the brass") == 4
+    assert "Lamp number" not in text and "company" not in text
+    region = main_region(page, main, shown_prose=True)
+    text = render_article(region.content, page.url, None, None).text
+    assert text.count("patina of the brass") == 1 and "shade" in text
+
+
 def test_hidden_prose_stays_in_the_main_text_but_not_an_overlay_or_a_menu() -> None:
     """An FAQ answer hidden by an inline style, opened by a script no control names, is
     folded content of the main text; a hidden overlay named as a modal and a hidden link

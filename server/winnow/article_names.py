@@ -213,13 +213,20 @@ DISPLAY_WORDS = _vocabulary("carousel slideshow banner header")
 """Noise words that say how a block is shown, not what it holds: a landing page shows its
 content in carousels, banners and section headers, an article its ads and mastheads."""
 
+LAYOUT_WORDS = _vocabulary("scroll secondary")
+"""Noise words that say how a block is laid out, not what it holds: a scrolling strip, a
+panel of secondary rank. A landing page lays out its sections so (a row of feature cards
+scrolled sideways, a service's sections in `element__secondary` panels); a product page its
+picture galleries, whose captions are no part of its main text."""
 
-def says_display_only(names: str) -> bool:
-    """Whether class and id names say noise only by DISPLAY_WORDS (no other noise word, no
-    noise phrase)."""
+
+def says_display_only(names: str, layout: bool = False) -> bool:
+    """Whether class and id names say noise only by DISPLAY_WORDS, and with `layout` also
+    LAYOUT_WORDS (no other noise word, no noise phrase)."""
     tokens = name_tokens(names)
     noisy = [t for t in tokens if _token_is(t, NOISE_WORDS)]
-    return bool(noisy) and all(_token_is(t, DISPLAY_WORDS) for t in noisy) \
+    return bool(noisy) and all(_token_is(t, DISPLAY_WORDS)
+                               or layout and _token_is(t, LAYOUT_WORDS) for t in noisy) \
         and not _has_noise_phrase(tokens)
 
 

@@ -304,7 +304,7 @@ def _main_text(page: Page, meta: Metadata, found: ArticleContent | None,
     product = classify(page).label == "product"
     region = main_region(page, page.body if main is None else main, noise, drop_twins=True,
                          drop_reviews=product, drop_teasers=product, shown_prose=True,
-                         folded_classes=not product)
+                         folded_classes=not product, laid_out=not product)
     text = render_article(region.content, page.url, meta.title, meta.byline).text
     return region, with_declared(text, declared_description(page)) if product else text
 

@@ -215,7 +215,8 @@ def _mains(page: Page) -> list[HtmlElement]:
 def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = (),
                 drop_twins: bool = False, drop_reviews: bool = False,
                 drop_teasers: bool = False, shown_prose: bool = False,
-                folded_classes: bool = False, trim_edges: bool = False) -> ArticleContent:
+                folded_classes: bool = False, laid_out: bool = False,
+                trim_edges: bool = False) -> ArticleContent:
     """`root` without its furniture and the given `noise`, with the page's labels; with
     `drop_twins`, without the blocks that repeat an earlier one's text (`twin_blocks`: a page's
     main text, not a document whose language tabs each repeat the same notes); with
@@ -224,7 +225,9 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
     how they are shown (`_shown_prose`) and of the blocks the page hides without naming their
     control (`article_candidates.hidden_prose`), and with `folded_classes` also of those it
     hides by a hiding class (a service page's FAQ answers; a product page hides so the
-    notices of states the shopper has not chosen: sold out, on sale, back in stock); with
+    notices of states the shopper has not chosen: sold out, on sale, back in stock), and
+    with `laid_out` also of the blocks named only for how they are laid out
+    (`article_names.LAYOUT_WORDS`: a landing page's sections, a product page's galleries); with
     `trim_edges`, without the lines of furniture that open or close its text
     (`edge_furniture`)."""
     stats = page_stats(page)
@@ -233,7 +236,8 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
               if start <= i < stats.end[start]}
     if shown_prose:
         panels |= hidden_prose(stats, start, by_class=folded_classes)
-    drop = _furniture(page, stats, start, noise, panels, drop_reviews, shown_prose)
+    drop = _furniture(page, stats, start, noise, panels, drop_reviews, shown_prose,
+                      shown_prose and laid_out)
     if drop_teasers:
         drop = sorted(drop + _rails(page, stats, start, drop))
     if trim_edges:
@@ -350,11 +354,11 @@ def _is_prose_line(line: str) -> bool:
 
 def _furniture(page: Page, stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
                panels: Collection[HtmlElement] = (), reviews: bool = False,
-               prose: bool = False) -> list[int]:
+               prose: bool = False, laid_out: bool = False) -> list[int]:
     """The indices of the furniture blocks, panels of choices (`_FacetOptions`) and given
     `noise` under element `start`, outermost only (a dropped block's inside is not visited).
     Folded `panels` are judged as shown; with `prose`, a block named only for how it is shown
-    stays when it holds prose."""
+    (and with `laid_out`, or laid out) stays when it holds prose."""
     given = {stats.index[el] for el in noise if el in stats.index}
     drop: list[int] = []
     wrapper_chars = WRAPPER_SHARE * stats.chars[start]
@@ -366,7 +370,7 @@ def _furniture(page: Page, stats: econ.TreeStats, start: int, noise: Sequence[Ht
         if i in given or el.tag in FURNITURE_TAGS \
                 or facets is not None and facets.is_panel(i) and stats.chars[i] <= wrapper_chars \
                 or (noise_hint(stats, i, shown=shown)
-                    and not (prose and _shown_prose(stats, i, shown))
+                    and not (prose and _shown_prose(stats, i, shown, laid_out))
                     or reviews and names_reviews(el)) \
                 and not _is_wrapper(el, stats.chars[i], wrapper_chars):
             drop.append(i)
@@ -432,13 +436,14 @@ def _rails(page: Page, stats: econ.TreeStats, start: int, drop: Sequence[int]) -
     return found if sum(stats.chars[i] for i in found) < RAIL_SHARE * region else []
 
 
-def _shown_prose(stats: econ.TreeStats, i: int, shown: bool) -> bool:
+def _shown_prose(stats: econ.TreeStats, i: int, shown: bool, laid_out: bool = False) -> bool:
     """Whether block `i`, noise by its class or id names alone and those only DISPLAY_WORDS
-    (`article_names.says_display_only`), holds prose (`article_candidates.shows_prose`): a
-    landing page's carousel of features or its banner's pitch, not a row of links."""
+    (with `laid_out`, or LAYOUT_WORDS: `article_names.says_display_only`), holds prose
+    (`article_candidates.shows_prose`): a landing page's carousel of features, its banner's
+    pitch or its sections in scrolling strips, not a row of links."""
     el = stats.elements[i]
     if is_noise_hint(el, class_hints=False, shown=shown) \
-            or not says_display_only(class_names(el)):
+            or not says_display_only(class_names(el), laid_out):
         return False
     return shows_prose(stats, i)
 
