@@ -7,6 +7,7 @@ import re
 
 import pytest
 from helpers import require_corpus
+from winnow.byline import MAX_SCANNED_ELEMENTS
 from winnow.metadata import (
     Metadata,
     clean_byline,
@@ -226,6 +227,16 @@ def test_body_byline_skips_comments_hidden_and_long_elements() -> None:
             '<ol class="comment-list"><li><cite class="author">Commenter</cite></li></ol>'
             '<span class="byline">Real Author</span>')
     assert meta_of("", body).byline == "Real Author"
+
+
+def test_body_byline_is_searched_in_the_first_elements_only() -> None:
+    """The body's own element and the MAX_SCANNED_ELEMENTS after it are searched (the
+    page's DomTree elements, in document order): a byline just past them is not found."""
+    def body(fillers: int) -> str:
+        return "<p>x</p>" * fillers + '<span class="byline">Ann Lee</span>'
+
+    assert meta_of("", body(MAX_SCANNED_ELEMENTS - 1)).byline == "Ann Lee"
+    assert meta_of("", body(MAX_SCANNED_ELEMENTS)).byline is None
 
 
 def test_meta_author_beats_body_byline() -> None:

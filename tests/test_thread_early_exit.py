@@ -1,5 +1,6 @@
 """`posts.find_thread`'s shortcuts give what the full run gives: a page without a candidate
-pivot returns at once, and ranked regions are prepared only as far as they are read."""
+pivot returns at once, ranked regions are prepared only as far as they are read, and a
+signed region's authors are found once."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from winnow.mibat import mine_regions
 from winnow.mibat_dom import page_dom
 from winnow.mibat_records import declared_posts, lone_comments, lone_post
 from winnow.page import parse_page
+from winnow.postfields import find_author
 
 NOW = datetime(2024, 5, 10, 12, 0, tzinfo=UTC)
 
@@ -116,3 +118,40 @@ def test_an_article_with_comments_is_read_as_a_thread_of_them() -> None:
     """The second synthetic page does take the shortcut's other way: its comments are posts."""
     thread = posts.find_thread(parse_page(article_with_comments()), posts.PageContext(now=NOW))
     assert thread is not None and [p.author for p in thread.posts] == ["dee", "eve"]
+
+
+def test_a_signed_region_finds_its_authors_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading the region `_signing` signed reuses the authors it found: one look per record."""
+    looks: list[int] = []
+
+    def counted(view: Any, record: Any) -> Any:
+        looks.append(record[0])
+        return find_author(view, record)
+
+    monkeypatch.setattr(posts, "find_author", counted)
+    thread = posts.find_thread(parse_page(thread_page()), posts.PageContext(now=NOW))
+    assert thread is not None and [p.author for p in thread.posts] == ["ann", "bob", "cy"]
+    assert sorted(looks) == sorted(record[0] for record in thread.region.records)
+
+
+def _comment(name: str, day: int, text: str, hinted: bool, replies: str = "") -> str:
+    link = f'<a{" class=author" if hinted else ""} href="/members/{name}/">{name}</a>'
+    return (f'<li class="comment"><div class="comment-meta">{link}'
+            f'<span class="date">{day} May 2024</span></div><p>{text}</p>{replies}</li>')
+
+
+def test_records_with_nested_replies_find_their_authors_again() -> None:
+    """Signing reads a comment with its replies; reading it leaves them out: the outer
+    comment's bare profile link, not its reply's hinted one, names its author."""
+    reply = _comment("eve", 4, "I tried it and the results were fine for me too.", True)
+    items = (_comment("dee", 3, "Thanks, this helped a lot with my garden pond.", False,
+                      f'<ol class="children">{reply}</ol>')
+             + _comment("fay", 5, "Where do you buy the filters you mention here?", True)
+             + _comment("gus", 6, "My pump is quiet now, many thanks for the tip.", True))
+    html = ("<html><body><article><h1>Pond care</h1>"
+            + "<p>Keep the water moving and clean the filter every month.</p>" * 4
+            + f'</article><div id="comments"><ol>{items}</ol></div></body></html>')
+    thread = posts.find_thread(parse_page(html), posts.PageContext(now=NOW))
+    assert thread is not None
+    assert [(p.author, p.depth) for p in thread.posts] == [("dee", 0), ("eve", 1), ("fay", 0),
+                                                           ("gus", 0)]

@@ -27,6 +27,7 @@ from lxml.html import HtmlElement
 from winnow.byline import author_byline, in_furniture
 from winnow.byline import clean_byline as clean_byline
 from winnow.byline import tidy_text as _tidy
+from winnow.mibat_dom import page_dom
 from winnow.page import Page
 from winnow.published import is_date_meta, published_date
 from winnow.published import normalize_date as normalize_date
@@ -150,7 +151,7 @@ def extract_metadata(page: Page, content: HtmlElement | None = None) -> Metadata
     meta = scan.meta
     title = _tidy(ld.title or _first(meta, _TITLE_KEYS) or doc_title) or None
     site_name = _tidy(ld.site_name or meta.get("og:site_name")) or None
-    byline = author_byline(ld.byline, meta, page.body, site_name, page.url)
+    byline = author_byline(ld.byline, meta, page_dom(page).elements, site_name, page.url)
     heading = find_title_heading(page, title, scan.headings) if title else None
     if title and heading is None:
         heading = _segment_heading(title, scan.headings)

@@ -281,18 +281,18 @@ def find_thread(page: Page, context: PageContext,
             return _thread(dom, region, context, learned=True)
     tried = _TriedRegions(matcher, dom, ranked)
     for level in (NAMED, PLACED):  # signed regions first, names by markup before by place
-        for region, signing in tried:
+        for region, signing, authors in tried:
             if signing == level:
-                thread = _thread(dom, region, context)
+                thread = _thread(dom, region, context, authors=authors)
                 if thread.are_posts():
                     return thread
     lone = lone_comments(dom)
     if lone is not None:
         return _thread(dom, lone, context)
-    for region, signing in tried:
+    for region, signing, authors in tried:
         if signing == UNSIGNED and len(region.records) >= MIN_UNSIGNED_RECORDS \
                 and in_comments(dom, region) and _free_text(dom, region):
-            thread = _thread(dom, region, context, unsigned=True)
+            thread = _thread(dom, region, context, unsigned=True, authors=authors)
             dated = sum(1 for post in thread.posts if post.date)
             if dated * 2 > len(thread.posts) and thread.are_posts():
                 return thread
@@ -307,7 +307,8 @@ def find_thread(page: Page, context: PageContext,
 
 
 class _TriedRegions:
-    """The regions `find_thread` reads as posts, each with its signing (`_signing`): the
+    """The regions `find_thread` reads as posts, each with its signing and its records'
+    authors (`_signing`): the
     first MAX_REGION_TRIES ranked regions with the records of their kind elsewhere
     (`same_kind_records`), story lists left out. Each is prepared when the iteration first
     reaches it: the best region is mostly a thread of signed posts by itself, and the ones
@@ -315,11 +316,11 @@ class _TriedRegions:
 
     def __init__(self, matcher: TreeMatcher, dom: DomTree, ranked: Sequence[Region]) -> None:
         self.matcher, self.dom, self.ranked = matcher, dom, ranked
-        self.prepared: list[tuple[Region, int]] = []
+        self.prepared: list[tuple[Region, int, RecordAuthors]] = []
         self._next = 0
         """The position in `ranked` of the next region to prepare."""
 
-    def __iter__(self) -> Iterator[tuple[Region, int]]:
+    def __iter__(self) -> Iterator[tuple[Region, int, RecordAuthors]]:
         n = 0
         while n < len(self.prepared) or self._prepare_next():
             if n < len(self.prepared):
@@ -336,18 +337,19 @@ class _TriedRegions:
         region = same_kind_records(self.matcher, self.dom,
                                    with_sibling_lists(self.dom, main, self.ranked))
         if not is_story_list(self.dom, region):
-            self.prepared.append((region, _signing(self.dom, region)))
+            self.prepared.append((region, *_signing(self.dom, region)))
         return True
 
 
-def _signing(dom: DomTree, region: Region) -> int:
+def _signing(dom: DomTree, region: Region) -> tuple[int, RecordAuthors]:
     """How more than half the records name an author, as `region_posts` reads them: NAMED
     (class words, a profile link, a name in a comment's date line), PLACED (with names found
-    by structure too) or UNSIGNED; checked before the records' bodies are rendered."""
+    by structure too) or UNSIGNED; checked before the records' bodies are rendered. With the
+    records' authors it found (`RecordAuthors`), which reading the region reuses."""
     comments = in_comments(dom, region)
     views = [RecordView(dom, frozenset(), record) for record in region.records]
-    named = [find_author(view, record) for view, record in zip(views, region.records,
-                                                              strict=True)]
+    authors = RecordAuthors.of(views, region.records)
+    named = authors.named
     signed = 0
     for view, pivots, author in zip(views, region.pivots, named,
                                     strict=True):
@@ -358,10 +360,10 @@ def _signing(dom: DomTree, region: Region) -> int:
             signed += line_link_author(view, pivot) is not None \
                 or line_author(dom, pivot) is not None
     if signed * 2 > len(region.records):
-        return NAMED
-    placed = place_authors(views, region.records, named)
+        return NAMED, authors
+    placed = authors.placed()
     signed += sum(1 for v, p in zip(named, placed, strict=True) if v is None and p is not None)
-    return PLACED if signed * 2 > len(region.records) else UNSIGNED
+    return (PLACED if signed * 2 > len(region.records) else UNSIGNED), authors
 
 
 def _free_text(dom: DomTree, region: Region) -> bool:
@@ -393,10 +395,10 @@ def _link_chars(dom: DomTree, root: int) -> int:
     return chars
 
 
-def _thread(dom: DomTree, region: Region, context: PageContext,
-            learned: bool = False, unsigned: bool = False) -> Thread:
+def _thread(dom: DomTree, region: Region, context: PageContext, learned: bool = False,
+            unsigned: bool = False, authors: RecordAuthors | None = None) -> Thread:
     line_authors = in_comments(dom, region)
-    readings = _readings(dom, region, context, line_authors)
+    readings = _readings(dom, region, context, line_authors, authors)
     posts = []
     for reading, depth in zip(readings, nesting_depths(dom, region), strict=True):
         post = _post(reading, context, line_authors)
@@ -409,22 +411,26 @@ def _thread(dom: DomTree, region: Region, context: PageContext,
 
 
 def _readings(dom: DomTree, region: Region, context: PageContext,
-              line_authors: bool = False) -> list[Reading]:
+              line_authors: bool = False, authors: RecordAuthors | None = None
+              ) -> list[Reading]:
     """Each record of `region` read, in page order. A record nested in another (a reply
     inside its parent comment) is left out of the outer record's body. Where a record's body
     lies is decided per record, then the place most records agree on is applied to the
     others (a one-word post must not pull its body into the header). With `line_authors`
-    (comments), a name in the date's line is the author when nothing names one."""
+    (comments), a name in the date's line is the author when nothing names one. The
+    records' `authors` found while signing the region are theirs when no record nests
+    another (their views read the tree alike); else they are found again."""
     roots = [record[0] for record in region.records]
     views = []
     for record in region.records:
         spans = [dom.tree.subtree(v) for v in record]
         nested = frozenset(r for r in roots if r not in record and any(r in s for s in spans))
         views.append(RecordView(dom, nested, record))
+    if authors is None or any(view.nested for view in views):
+        authors = RecordAuthors.of(views, region.records)
     readings = [_read_record(view, record, pivots, context, author, line_authors)
                 for view, record, pivots, author in zip(
-                    views, region.records, region.pivots, record_authors(views, region.records),
-                    strict=True)]
+                    views, region.records, region.pivots, authors.merged(), strict=True)]
     _reread_copies(readings, context, line_authors)
     agree_on_body(readings, context.title)
     return readings
@@ -463,15 +469,36 @@ def _without_fillers(posts: list[Post]) -> list[Post]:
             or post.text and (post.author or LETTER_RE.search(post.text))]
 
 
-def record_authors(views: Sequence[RecordView], records: Sequence[Sequence[int]]
-                   ) -> list[int | None]:
+@dataclass
+class RecordAuthors:
     """Each record's author node: named by class words or a profile link
-    (`postfields.find_author`), else found by structure (`postauthors.place_authors`)."""
-    named = [find_author(view, record) for view, record in zip(views, records, strict=True)]
-    if all(v is not None for v in named):
-        return named
-    placed = place_authors(views, records, named)
-    return [v if v is not None else p for v, p in zip(named, placed, strict=True)]
+    (`postfields.find_author`), else found by structure (`postauthors.place_authors`, only
+    when asked). A region's signing (`_signing`) and its reading (`_readings`) share one: on
+    thread pages the authors were found twice."""
+
+    views: Sequence[RecordView]
+    records: Sequence[Sequence[int]]
+    named: list[int | None]
+    _placed: list[int | None] | None = None
+
+    @classmethod
+    def of(cls, views: Sequence[RecordView], records: Sequence[Sequence[int]]
+           ) -> RecordAuthors:
+        return cls(views, records, [find_author(view, record)
+                                    for view, record in zip(views, records, strict=True)])
+
+    def placed(self) -> list[int | None]:
+        """Each record's author node found by structure (the place most named ones lie at)."""
+        if self._placed is None:
+            self._placed = place_authors(self.views, self.records, self.named)
+        return self._placed
+
+    def merged(self) -> list[int | None]:
+        """Each record's author: its named node, else its placed one."""
+        if all(v is not None for v in self.named):
+            return self.named
+        return [v if v is not None else p for v, p in zip(self.named, self.placed(),
+                                                          strict=True)]
 
 
 def _read_record(view: RecordView, record: Sequence[int], pivots: Sequence[int],
