@@ -308,11 +308,11 @@ def find_thread(page: Page, context: PageContext,
 
 class _TriedRegions:
     """The regions `find_thread` reads as posts, each with its signing and its records'
-    authors (`_signing`): the
-    first MAX_REGION_TRIES ranked regions with the records of their kind elsewhere
-    (`same_kind_records`), story lists left out. Each is prepared when the iteration first
-    reaches it: the best region is mostly a thread of signed posts by itself, and the ones
-    after it are then never prepared (all steps are pure, so the order changes nothing)."""
+    authors (`_signing`): the first MAX_REGION_TRIES ranked regions with the records of their
+    kind elsewhere (`same_kind_records`), story lists left out. Each is prepared when the
+    iteration first reaches it: the best region is mostly a thread of signed posts by itself,
+    and the ones after it are then never prepared (all steps are pure, so the order changes
+    nothing)."""
 
     def __init__(self, matcher: TreeMatcher, dom: DomTree, ranked: Sequence[Region]) -> None:
         self.matcher, self.dom, self.ranked = matcher, dom, ranked
