@@ -296,10 +296,11 @@ def _main_text(page: Page, meta: Metadata, found: ArticleContent | None,
                noise: list[HtmlElement]) -> tuple[ArticleContent, str]:
     """The page's main region (around ECON's body when there is one) without furniture (but
     with the prose of its carousels and banners and, but on a product's page, of the blocks
-    it hides by a hiding class), `noise`, twin blocks and, on a page most
-    likely a product's, its customer reviews and teaser lists (its rails of related and
-    recently viewed products); and its text, with such a page's declared description when
-    the region misses it (`declared`): what a page without a reader view gives the corpus."""
+    it hides by a hiding class or names only for their layout), `noise`, twin blocks and, on
+    a page most likely a product's, its customer reviews and teaser lists (its rails of
+    related and recently viewed products); and its text, with such a page's declared
+    description when the region misses it (`declared`): what a page without a reader view
+    gives the corpus."""
     main = main_container(page, found.source if found else None)
     product = classify(page).label == "product"
     region = main_region(page, page.body if main is None else main, noise, drop_twins=True,

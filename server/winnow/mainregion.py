@@ -14,7 +14,6 @@ it renders and maps like ECON's body. Pure: no I/O.
 from __future__ import annotations
 
 import copy
-import re
 from bisect import bisect_left
 from collections.abc import Collection, Sequence
 
@@ -39,6 +38,7 @@ from winnow.article_names import says_display_only
 from winnow.article_trim import MIN_TWIN_CHARS, twin_blocks
 from winnow.edges import edge_furniture
 from winnow.folded import unfold
+from winnow.layouttitles import words_of
 from winnow.mibat_dom import page_dom
 from winnow.page import HtmlElement, Page, is_hidden, wn_id
 from winnow.pagetype import PageType, readerless_probability
@@ -132,8 +132,6 @@ PROSE_LINE_WORDS = 10
 
 PROSE_LINE_ENDS = ".!?:;)\"'\u201d"
 """The characters a line of prose ends with: a sentence mark or a closing quote or bracket."""
-
-_WORD = re.compile(r"\w+")
 
 
 RAIL_SHARE = 0.2
@@ -344,7 +342,7 @@ def left_out_prose(body_text: str, region: ArticleContent, region_text: str) -> 
 
 def _words(line: str) -> str:
     """A line's words, lowercased, without punctuation: the same line in two renderings."""
-    return " ".join(_WORD.findall(line.lower()))
+    return " ".join(words_of(line))
 
 
 def _is_prose_line(line: str) -> bool:
