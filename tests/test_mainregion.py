@@ -180,6 +180,33 @@ def test_a_block_repeating_an_earlier_ones_text_is_left_out_of_the_main_text() -
         assert text.count("dedicated account manager") == 2
 
 
+def test_a_short_text_a_card_repeats_is_left_out_of_the_shown_main_text() -> None:
+    """A card shows its title on its picture's link and in its heading, and lays out its
+    date once per screen size: the shown main text holds each once per card. The price every
+    card has (the same field of sibling records) and a comparison table's repeated values
+    stay (a wrapper and its only child are one block), and without `drop_card_twins` (the routing's reading) nothing is left out."""
+    card = ("<li class='card'><a class='cover' href='/e/{n}'>{title}</a>"
+            "<h3 class='card-title'>{title}</h3>"
+            "<div class='when-mobile'>Tue, Mar {n}</div>"
+            "<div class='when-desktop'>Tue, Mar {n}</div>"
+            "<p class='price'><span>Free</span></p></li>")
+    cards = "".join(card.format(n=n, title=f"Workshop number {n} on lamps") for n in (3, 4, 5))
+    table = ("<table><tr><th>Plan</th><th>Basic</th><th>Pro</th></tr>"
+             "<tr><td>Support</td><td>By e-mail</td><td>By e-mail</td></tr></table>")
+    html = ("<html><body><main><h1>Events</h1><ul class='cards'>" + cards + "</ul>"
+            + table + "</main></body></html>")
+    page = parse_page(html, "https://events.example/lamps")
+    main = main_container(page)
+    assert main is not None
+    for drop, copies in ((False, 2), (True, 1)):
+        region = main_region(page, main, drop_twins=True, drop_card_twins=drop)
+        text = render_article(region.content, page.url, None, None).text
+        assert text.count("Workshop number 4 on lamps") == copies
+        assert text.count("Tue, Mar 4") == copies
+        assert text.count("Free") == 3
+        assert text.count("By e-mail") == 2
+
+
 def test_folded_panels_are_in_the_main_region() -> None:
     """A tab panel, an accordion body a button with aria-expanded controls and a Bootstrap
     collapse are content hidden until clicked; a hidden cart, and a dialog a button opens,

@@ -122,6 +122,16 @@ by CSS), a product's description or a card shown twice. Shorter repeats are labe
 prices and buttons that recur for a reason. In an article's body a twin must also be a
 section (MIN_TWIN_PARTS)."""
 
+VERBATIM_TAGS = frozenset({"math", "pre", "code", "table"})
+"""Blocks whose short parts repeat for a reason (a formula's symbols, a listing's keywords, a
+comparison table's values): no card twins are searched in them."""
+
+CARD_TWIN_CHARS = 600
+"""Characters of text the smallest block around two copies of a short text may hold for the
+later copy to be a twin (`card_twins`): one card or teaser (its title on its picture's link
+and in its heading, its whole text once per screen size), not a list of records, whose
+fields repeat from record to record (a price, a rating, a date)."""
+
 MIN_TWIN_PARTS = 2
 """Children with text a block of an article's body must have to be a twin (`twin_blocks`):
 a copy of a section, not a paragraph the post says twice."""
@@ -488,6 +498,54 @@ def twin_blocks(stats: TreeStats, start: int, drop: AbstractSet[int], min_chars:
                 continue
         i += 1
     return twins
+
+
+def card_twins(stats: TreeStats, start: int, drop: AbstractSet[int]) -> list[int]:
+    """The blocks under element `start`, outside the `drop`ped ones, whose text, shorter
+    than MIN_TWIN_CHARS, repeats the nearest earlier block of that text (outside them) in
+    the same card (`_same_card`); outermost only. A card that shows its title twice or lays
+    out its text once per screen size is read once; a field repeated by the records of a
+    list is kept. Formulas, code and tables (VERBATIM_TAGS) are not searched."""
+    last: dict[str, int] = {}
+    twins: list[int] = []
+    i = start + 1
+    while i < stats.end[start]:
+        if i in drop or stats.tags[i] in VERBATIM_TAGS:
+            i = stats.end[i]
+            continue
+        if 0 < stats.chars[i] < MIN_TWIN_CHARS:
+            text = text_of(stats, i)
+            first = last.get(text)
+            if first is None or stats.end[first] <= i:  # not inside the block of that text
+                if first is not None and _same_card(stats, first, i):
+                    twins.append(i)
+                    i = stats.end[i]
+                    continue
+                last[text] = i
+        i += 1
+    return twins
+
+
+def _same_card(stats: TreeStats, first: int, later: int) -> bool:
+    """Whether two blocks lie in one card: the smallest block around both holds at most
+    CARD_TWIN_CHARS of text, and they are not the same field of two of its records (the
+    same tags and classes on the way down to each)."""
+    top = stats.parent[later]
+    while top >= 0 and not econ.is_descendant(stats, first, top):
+        if stats.chars[top] > CARD_TWIN_CHARS:
+            return False
+        top = stats.parent[top]
+    return top >= 0 and stats.chars[top] <= CARD_TWIN_CHARS \
+        and _kinds_below(stats, first, top) != _kinds_below(stats, later, top)
+
+
+def _kinds_below(stats: TreeStats, i: int, top: int) -> list[tuple[str, str]]:
+    """The tag and class of each element from `top`'s child down to element `i`."""
+    kinds = []
+    while i != top:
+        kinds.append(kind_of(stats.elements[i]))
+        i = stats.parent[i]
+    return kinds
 
 
 def _parts(stats: TreeStats, i: int) -> int:

@@ -228,7 +228,7 @@ def extract_page(page: Page, template: Template | None = None,
             kind = "other"
     if found is None or rendered is None or kind != "article":
         result.kind = "other"  # no reader view; the main region for the corpus
-        content, result.main_text = region or _main_text(page, meta, found, known_noise)
+        content, result.main_text = _main_text(page, meta, found, known_noise, shown=True)
         if page.has_ids:
             result.noise_ids, result.content_ids = content.noise_ids, content.content_ids
         result.confidence = scored.confidence("other", result.main_text)
@@ -293,19 +293,22 @@ class _Scored:
 
 
 def _main_text(page: Page, meta: Metadata, found: ArticleContent | None,
-               noise: list[HtmlElement]) -> tuple[ArticleContent, str]:
+               noise: list[HtmlElement], shown: bool = False) -> tuple[ArticleContent, str]:
     """The page's main region (around ECON's body when there is one) without furniture (but
     with the prose of its carousels and banners and, but on a product's page, of the blocks
     it hides by a hiding class or names only for their layout), `noise`, twin blocks and, on
     a page most likely a product's, its customer reviews and teaser lists (its rails of
     related and recently viewed products); and its text, with such a page's declared
     description when the region misses it (`declared`): what a page without a reader view
-    gives the corpus."""
+    gives the corpus. The text `shown` as the result also leaves out the short texts a card
+    repeats (`article_trim.card_twins`), which the routing's readings of the region keep: a
+    card's repeated title says nothing about which reading is better."""
     main = main_container(page, found.source if found else None)
     product = classify(page).label == "product"
     region = main_region(page, page.body if main is None else main, noise, drop_twins=True,
                          drop_reviews=product, drop_teasers=product, shown_prose=True,
-                         folded_classes=not product, laid_out=not product)
+                         folded_classes=not product, laid_out=not product,
+                         drop_card_twins=shown)
     text = render_article(region.content, page.url, meta.title, meta.byline).text
     return region, with_declared(text, declared_description(page)) if product else text
 

@@ -35,7 +35,7 @@ from winnow.article_candidates import (
     shows_prose,
 )
 from winnow.article_names import says_display_only
-from winnow.article_trim import MIN_TWIN_CHARS, twin_blocks
+from winnow.article_trim import MIN_TWIN_CHARS, card_twins, twin_blocks
 from winnow.edges import edge_furniture
 from winnow.folded import unfold
 from winnow.layouttitles import words_of
@@ -214,10 +214,11 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
                 drop_twins: bool = False, drop_reviews: bool = False,
                 drop_teasers: bool = False, shown_prose: bool = False,
                 folded_classes: bool = False, laid_out: bool = False,
-                trim_edges: bool = False) -> ArticleContent:
+                trim_edges: bool = False, drop_card_twins: bool = False) -> ArticleContent:
     """`root` without its furniture and the given `noise`, with the page's labels; with
     `drop_twins`, without the blocks that repeat an earlier one's text (`twin_blocks`: a page's
-    main text, not a document whose language tabs each repeat the same notes); with
+    main text, not a document whose language tabs each repeat the same notes), and with
+    `drop_card_twins` also of the short texts a card repeats (`card_twins`); with
     `drop_teasers`, without its rails of teasers (`_rails`: a product page's related and
     recently viewed products); with `shown_prose`, keeping the prose of blocks named only for
     how they are shown (`_shown_prose`) and of the blocks the page hides without naming their
@@ -242,6 +243,8 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
         drop = sorted(drop + edge_furniture(stats, start, set(drop)))
     if drop_twins:
         drop = sorted(drop + twin_blocks(stats, start, set(drop), MIN_TWIN_CHARS))
+    if drop_card_twins:
+        drop = sorted(drop + card_twins(stats, start, set(drop)))
     clone = copy.deepcopy(root)
     clone.tail = None
     twins = list(clone.iter())
