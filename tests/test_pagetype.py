@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 from model_reference import model_data, reference_probabilities
@@ -217,6 +218,30 @@ def test_documentation_whose_body_is_its_main_container_is_read_as_a_region() ->
     region, rendered = _whole_document(page, meta, found, None, [])
     assert rendered is not None and "Parser.load('app.toml')" in rendered.text
     assert "guide" not in rendered.text and "Built with Sphinx" not in rendered.text
+
+
+def test_documentation_whose_body_holds_its_main_container_is_read_as_that_region() -> None:
+    """When ECON's body is larger than the main container (a layout wrapper holding <main>
+    and a rail beside it), the reader view is the main container read as a region, as when
+    the body lies inside it: the folded tabs shown, the rail beside <main> left out."""
+    prose = ("<p>The parser reads a configuration file, checks every key against its schema, "
+             "and returns a mapping of settings. This part explains how to call it, which "
+             "errors it raises, and how to extend it with your own loaders.</p>")
+    code = "".join(f"<pre>from parser import load\nsettings = load('config{i}.toml')</pre>"
+                   f"{prose}" for i in range(1, 4))
+    html = ("<html><head><title>Loaders — Example 2.1 documentation</title></head><body>"
+            f"<div class='wrap'><main><h1>Loaders</h1>{code}<div role='tablist'><a role='tab' "
+            "aria-controls='tab-rb'>Ruby</a></div><div role='tabpanel' id='tab-rb' hidden><pre>"
+            "settings = Parser.load('app.toml')</pre></div></main><div class='rail'><p>Join "
+            "our corporate members program today.</p></div></div></body></html>")
+    page = parse_page(html, DOC_URL)
+    meta = extract_metadata(page)
+    found = extract_article(page)
+    assert found is not None
+    wrapper = replace(found, source=page.body[0])
+    region, rendered = _whole_document(page, meta, wrapper, None, [])
+    assert rendered is not None and "Parser.load('app.toml')" in rendered.text
+    assert "corporate members" not in rendered.text
 
 
 def test_page_leaning_to_documentation_keeps_its_guide_index() -> None:

@@ -366,10 +366,13 @@ def _whole_document(page: Page, meta: Metadata, found: ArticleContent,
     table of contents and other furniture: ECON takes one section of a reference page, the
     reader wants all of them, with their code, tables and headings. A body that is the main
     container itself is read as a region too: ECON's pruning drops its folded tabs and the
-    code and headings it finds no sentences in."""
+    code and headings it finds no sentences in. So is one that holds the main container (a
+    layout wrapper around <main> and the rail beside it): ECON's pruning of the wrapper drops
+    the manual's index of subtopics and its sections' link lists with the rail."""
     container = main_container(page, found.source)
-    if container is None \
-            or container is not found.source and container not in found.source.iterancestors():
+    if container is None or container is not found.source \
+            and container not in found.source.iterancestors() \
+            and found.source not in container.iterancestors():
         return found, rendered
     region = main_region(page, container, noise, trim_edges=True)
     return region, _render(region, page, meta)
