@@ -114,6 +114,17 @@ def test_pre_lines_written_as_blocks() -> None:
     assert out.text == "1\nnpm install\n2\nnpm test\nno newline\nend"
 
 
+def test_pre_lines_written_as_inline_rows_without_newlines() -> None:
+    """A minified highlighter writes each line in a `<span class="line">` with no newline
+    between: the rows are lines; one line's tokens (spaced, or of other classes) are not."""
+    out = render('<pre><code><span class="line"><span class="k">npm</span><span> create'
+                 '</span></span><span class="line"><span class="k">cd</span><span> app</span>'
+                 '</span></code></pre>')
+    assert out.text == "npm create\ncd app"
+    one = render('<pre><code><span class="n">cd</span> <span class="n">app</span></code></pre>')
+    assert one.text == "cd app"
+
+
 def test_code_fence_longer_than_backticks_inside() -> None:
     out = render("<pre>a ``` b</pre><p><code>x`y</code></p>")
     assert out.markdown == "````\na ``` b\n````\n\n``x`y``"

@@ -268,4 +268,26 @@ def pre_text(pre: HtmlElement) -> str:
         elif parts and not parts[-1].endswith("\n"):
             parts.append("\n")
     text = "".join(parts)
+    if "\n" not in text:
+        text = "\n".join(_line_spans(pre)) or text
     return text.replace("\r\n", "\n").replace("\xa0", " ").removeprefix("\n").rstrip()
+
+
+def _line_spans(pre: HtmlElement) -> list[str]:
+    """The texts of a one-line <pre>'s rows: a minified highlighter's output writes each
+    code line in an inline element of one class (Shiki's `<span class="line">`) with no
+    newline between, which the page's style shows as lines. The rows are the children, at
+    the first level below the <pre>'s single wrappers (`<code>`), that are two or more
+    elements of one tag and class with nothing between them, not even a space (a line's
+    tokens of one class are spaced); none when there are no such rows."""
+    node = pre
+    while len(node) == 1 and not (node.text or "").strip():
+        node = node[0]
+    rows = list(node)
+    if len(rows) < 2 or (node.text or "").strip() \
+            or any(not isinstance(row.tag, str) for row in rows) \
+            or len({(row.tag, row.get("class")) for row in rows}) > 1 \
+            or rows[0].get("class") is None \
+            or any(row.tail for row in rows):
+        return []
+    return [row.text_content() for row in rows]
