@@ -176,3 +176,26 @@ def test_a_box_of_other_posts_set_in_the_middle_takes_nothing_after_it() -> None
     assert found is not None
     text = found.content.text_content()
     assert "After 2." in text and "A third story" not in text
+
+
+def test_twins_are_looked_for_among_blocks_of_one_size_only() -> None:
+    """A block's size is the non-space characters of its whole text (`TreeStats.text_size`):
+    a block repeated with other whitespace is still a twin, one of the same size but other
+    words is not, and the texts of blocks whose size no other block has are never read."""
+    from winnow.article import page_stats
+    from winnow.article_trim import MIN_TWIN_CHARS, twin_blocks
+
+    copy = f"<div class='card'><h3>Plans</h3><p>{SENTENCE}</p></div>"
+    spaced = copy.replace(", ", ",\n   ")
+    other = copy.replace("budget", "badges")  # as many characters, other words
+    lone = f"<div class='lone'><p>{SENTENCE} And once more.</p><p>Signed.</p></div>"
+    page = page_of(f"<main>{copy}{lone}{other}{spaced}</main>")
+    stats = page_stats(page)
+    blocks = {stats.elements[i]: i for i in range(len(stats.elements))}
+    cards = [i for el, i in blocks.items() if el.get("class") == "card"]
+    assert {stats.text_size(i) for i in cards} == {
+        len(stats.elements[cards[0]].text_content().replace(" ", "").replace("\n", ""))}
+    main = next(i for el, i in blocks.items() if el.tag == "main")
+    assert twin_blocks(stats, main, set(), MIN_TWIN_CHARS) == [cards[2]]
+    lone_block = next(i for el, i in blocks.items() if el.get("class") == "lone")
+    assert lone_block not in stats.texts and lone_block + 1 not in stats.texts

@@ -482,22 +482,53 @@ def twin_blocks(stats: TreeStats, start: int, drop: AbstractSet[int], min_chars:
     outermost only. A wrapper and its only child share their text and are no twins; list
     items and table cells (ITEM_TAGS) are not searched. With `sections`, only a block of
     MIN_TWIN_PARTS parts with text or more is a twin: a post repeats a paragraph (a refrain,
-    a placeholder text) but not a whole section."""
+    a placeholder text) but not a whole section. Only the texts of blocks of a size two
+    blocks apart share are read (`_twin_sizes`)."""
+    blocks = _long_blocks(stats, start, drop, min_chars)
+    sizes = _twin_sizes(stats, blocks)
     seen: dict[str, int] = {}
     twins: list[int] = []
+    inside = 0  # blocks before this are inside the last twin
+    for i in blocks:
+        if i < inside or stats.text_size(i) not in sizes \
+                or sections and _parts(stats, i) < MIN_TWIN_PARTS:
+            continue
+        first = seen.setdefault(text_of(stats, i), i)
+        if first != i and stats.end[first] <= i:
+            twins.append(i)
+            inside = stats.end[i]
+    return twins
+
+
+def _twin_sizes(stats: TreeStats, blocks: Iterable[int]) -> set[int]:
+    """The sizes (`TreeStats.text_size`) of which `blocks` (in document order) hold two, one
+    not inside the other. Blocks of one text are of one size, so a block of another size
+    has no twin and is no block's twin. Blocks of one size nest when the first holds all
+    the others: two of them inside it would each hold all of its characters, which two
+    blocks apart cannot (a wrapper, its only child and theirs are of one size)."""
+    first_end: dict[int, int] = {}
+    shared: set[int] = set()
+    for i in blocks:
+        size = stats.text_size(i)
+        if i >= first_end.setdefault(size, stats.end[i]):
+            shared.add(size)
+    return shared
+
+
+def _long_blocks(stats: TreeStats, start: int, drop: AbstractSet[int],
+                 min_chars: int) -> list[int]:
+    """The elements under `start`, outside the `drop`ped ones and list items and table cells
+    (ITEM_TAGS), with `min_chars` characters of text or more, in document order."""
+    blocks: list[int] = []
     i = start + 1
     while i < stats.end[start]:
         if i in drop or stats.tags[i] in ITEM_TAGS:
             i = stats.end[i]
             continue
-        if stats.chars[i] >= min_chars and (not sections or _parts(stats, i) >= MIN_TWIN_PARTS):
-            first = seen.setdefault(text_of(stats, i), i)
-            if first != i and stats.end[first] <= i:
-                twins.append(i)
-                i = stats.end[i]
-                continue
+        if stats.chars[i] >= min_chars:
+            blocks.append(i)
         i += 1
-    return twins
+    return blocks
 
 
 def card_twins(stats: TreeStats, start: int, drop: AbstractSet[int]) -> list[int]:

@@ -24,6 +24,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from lxml.html import HtmlElement
 
@@ -91,6 +92,15 @@ class TreeStats:
     hidden: frozenset[int] | None = None
     """The elements `page.is_hidden` holds for, when the reading of the page found them
     (`mibat_dom.DomTree.hiding`; see `article_candidates.hidden_at`); None when unknown."""
+    text_sizes: list[int] = field(default_factory=list, repr=False)
+    """The non-space characters of the elements' own texts, summed in document order from 0
+    (`text_size`)."""
+
+    def text_size(self, i: int) -> int:
+        """The non-space characters of element i's whole text (its `text_content`, excluded
+        parts too): elements of one text, whitespace aside, are of one size, so a search for
+        repeated texts (`article_trim.twin_blocks`) reads the texts of few."""
+        return self.text_sizes[self.end[i]] - self.text_sizes[i]
 
 
     def content_punc(self, i: int) -> int:
@@ -164,6 +174,8 @@ def _counted(elements: list[HtmlElement], index: dict[HtmlElement, int], parent:
                       [punc_num(t) if c else 0 for t, c in zip(own, chars, strict=True)],
                       [tag == "a" for tag in tags], [], [], [], [], _ends(parent),
                       [False] * n, tags)
+    stats.text_sizes = list(accumulate([len("".join(t.split())) if t else 0 for t in own],
+                                       initial=0))
     _aggregate(stats)
     return stats
 
