@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Where learned extraction loses words against the gold, on the TUNE sites of the Big9 pages.
+"""Where learned extraction loses words against the gold, by template class, on the Big9 pages.
 
-    .venv/bin/python bench/learning_census.py            # every tune site, about 30 s
-    .venv/bin/python bench/learning_census.py --pages    # and one row per page
+    .venv/bin/python bench/learning_census.py            # every site, about 30 s
+    .venv/bin/python bench/learning_census.py --pages    # and one row per tune page
 
 Browses each tune site as bench/learning.py does (year, then page name; extract with the model
 so far, then learn) and puts every page in the class of what its template could do for it:
@@ -14,8 +14,8 @@ so far, then learn) and puts every page in the class of what its template could 
 
 Per class: pages, F1 of learned and single-page Winnow (shingles, as the learning table), and
 bag-of-words counts against the gold: gold words the extraction misses (recall) and words it
-adds (precision), learned and single-page. Check sites are refused: they are looked at only
-as the aggregates bench/learning.py prints.
+adds (precision), learned and single-page. Tune sites get a row per site and class (and per
+page with --pages); check sites are shown only as the part's aggregate per class.
 """
 
 from __future__ import annotations
@@ -56,9 +56,7 @@ def word_gaps(gold: str, text: str) -> tuple[int, int]:
 
 
 def census(site: str, cases: Sequence[ev.Case]) -> list[Row]:
-    """Browse one tune site and classify each page by what its template could do for it."""
-    if ev.split_of(site) != "tune":
-        raise SystemExit(f"{site} is a check site: only tune sites are looked at page by page")
+    """Browse one site and classify each page by what its template could do for it."""
     model = SiteModel(site)
     seen: Counter[str] = Counter()
     rows = []
@@ -79,11 +77,14 @@ def census(site: str, cases: Sequence[ev.Case]) -> list[Row]:
 
 
 def class_table(rows: Sequence[Row]) -> list[str]:
-    """Per site and class: pages, learned and single-page F1, missed and added words."""
+    """Per class: pages, learned and single-page F1, missed and added words, per part and per
+    tune site (a check site is part of its part's rows only)."""
     groups: dict[tuple[str, str], list[Row]] = defaultdict(list)
     for row in rows:
-        for site in (row.id.split("/", 1)[0], "**tune**"):
-            groups[(site, row.kind)].append(row)
+        site = row.id.split("/", 1)[0]
+        part = ev.split_of(site)
+        for name in (f"**{part}**", site) if part == "tune" else (f"**{part}**",):
+            groups[(name, row.kind)].append(row)
     lines = ["| site | class | pages | learned F1 | single F1 | missed words (learned / single) "
              "| added words (learned / single) |", "|---" * 7 + "|"]
     for (site, kind), group in sorted(groups.items()):
@@ -96,10 +97,11 @@ def class_table(rows: Sequence[Row]) -> list[str]:
 
 
 def page_table(rows: Sequence[Row]) -> list[str]:
-    """One row per page, largest learned word loss first."""
+    """One row per tune page, largest learned word loss first."""
     lines = ["| page | class | learned F1 | single F1 | missed (learned / single) "
              "| added (learned / single) |", "|---" * 6 + "|"]
-    for row in sorted(rows, key=lambda r: -(r.missed[0] + r.added[0])):
+    tune = [row for row in rows if ev.split_of(row.id.split("/", 1)[0]) == "tune"]
+    for row in sorted(tune, key=lambda r: -(r.missed[0] + r.added[0])):
         lines.append(f"| {row.id} | {row.kind} | {f1_of(row.learned):.3f} "
                      f"| {f1_of(row.single):.3f} | {row.missed[0]} / {row.missed[1]} "
                      f"| {row.added[0]} / {row.added[1]} |")
@@ -110,8 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", action="store_true", help="also one row per page")
     args = parser.parse_args(argv)
-    sites = sorted({c.id.split("/", 1)[0] for c in ev.load_cases("sites")
-                    if ev.split_of(c.id.split("/", 1)[0]) == "tune"})
+    sites = sorted({c.id.split("/", 1)[0] for c in ev.load_cases("sites")})
     rows = [row for site, cases in site_cases(sites).items() for row in census(site, cases)]
     print("\n".join(class_table(rows)))
     if args.pages:
