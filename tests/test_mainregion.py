@@ -184,7 +184,8 @@ def test_a_short_text_a_card_repeats_is_left_out_of_the_shown_main_text() -> Non
     """A card shows its title on its picture's link and in its heading, and lays out its
     date once per screen size: the shown main text holds each once per card. The price every
     card has (the same field of sibling records) and a comparison table's repeated values
-    stay (a wrapper and its only child are one block), and without `drop_card_twins` (the routing's reading) nothing is left out."""
+    stay (a wrapper and its only child are one block), and without `drop_card_twins` (the
+    routing's reading) nothing is left out."""
     card = ("<li class='card'><a class='cover' href='/e/{n}'>{title}</a>"
             "<h3 class='card-title'>{title}</h3>"
             "<div class='when-mobile'>Tue, Mar {n}</div>"
