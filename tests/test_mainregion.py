@@ -511,3 +511,27 @@ def test_a_panel_of_checkbox_filters_leaves_the_main_region() -> None:
     text = region_text(html)
     assert "Copper lamp" in text and "patina" in text and "Compare" in text
     assert "Brasswork" not in text and "Price: low to high" not in text
+
+
+def test_a_service_pages_menu_repeated_in_its_main_region_leaves_it() -> None:
+    """A service page repeats its site's menu inside its main region (a row of "explore
+    options" links to the services its header lists too): a block of short links alone, most
+    of them to targets other links of the page point to. Prose with a few links, a list of
+    titled cards and a list of links to the page's own items (each pointed to once) stay."""
+    menu = "".join(f"<a href='/s{i}'>Service {i}</a> " for i in range(8))
+    items = "".join(f"<a href='/i{i}'>Item {i}</a> " for i in range(8))
+    cards = "".join(f"<a href='/c{i}'>How our team moved a whole hospital wing in one "
+                    f"weekend, part {i}</a> " for i in range(8))
+    html = (f"<html><body><header><nav>{menu}</nav></header><main><h1>Movers</h1>"
+            f"<p>{PROSE * 3}</p><div class='options'>{menu}</div><div>{items}</div>"
+            f"<p>{PROSE} See <a href='/a'>our rates</a>.</p><div class='stories'>{cards}</div>"
+            "</main></body></html>")
+    page = parse_page(html, "https://movers.example/")
+    main = main_container(page)
+    assert main is not None
+    for drop_menus in (False, True):
+        region = main_region(page, main, shown_prose=True, drop_menus=drop_menus)
+        text = render_article(region.content, page.url, None, None).text
+        assert ("Service 3" in text) is not drop_menus
+        assert "Item 3" in text and "our rates" in text
+        assert "hospital wing in one weekend, part 3" in text

@@ -296,19 +296,21 @@ def _main_text(page: Page, meta: Metadata, found: ArticleContent | None,
                noise: list[HtmlElement], shown: bool = False) -> tuple[ArticleContent, str]:
     """The page's main region (around ECON's body when there is one) without furniture (but
     with the prose of its carousels and banners and, but on a product's page, of the blocks
-    it hides by a hiding class or names only for their layout), `noise`, twin blocks and, on
-    a page most likely a product's, its customer reviews and teaser lists (its rails of
-    related and recently viewed products); and its text, with such a page's declared
+    it hides by a hiding class or names only for their layout), `noise`, twin blocks, on a
+    page most likely a service's, the menus its main region repeats (`mainregion._is_menu`)
+    and, on a page most likely a product's, its customer reviews and teaser lists (its rails
+    of related and recently viewed products); and its text, with such a page's declared
     description when the region misses it (`declared`): what a page without a reader view
     gives the corpus. The text `shown` as the result also leaves out the short texts a card
     repeats (`article_trim.card_twins`), which the routing's readings of the region keep: a
     card's repeated title says nothing about which reading is better."""
     main = main_container(page, found.source if found else None)
-    product = classify(page).label == "product"
+    label = classify(page).label
+    product = label == "product"
     region = main_region(page, page.body if main is None else main, noise, drop_twins=True,
                          drop_reviews=product, drop_teasers=product, shown_prose=True,
                          folded_classes=not product, laid_out=not product,
-                         drop_card_twins=shown)
+                         drop_menus=label == "service", drop_card_twins=shown)
     text = render_article(region.content, page.url, meta.title, meta.byline).text
     return region, with_declared(text, declared_description(page)) if product else text
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Collection, Sequence
 
 from winnow import econ
@@ -158,6 +159,26 @@ filter panels' options hold 60% to 96% of their text (the rest: group headings, 
 a grid of cards with a compare box each holds a few percent."""
 
 
+LINK_LIST_LINKS = 4
+"""Links a block of link text alone must hold to be a service page's menu
+(`_is_menu`)."""
+
+LINK_LIST_SHARE = 0.8
+"""Share of a block's text in links from which it is a list of links, not prose with links."""
+
+LINK_LIST_CHARS = 30
+"""Characters per link up to which a list of links is a menu of short labels, not a list of
+titled cards."""
+
+LINK_LIST_LONGEST = 60
+"""Characters of a menu's longest link: a menu's labels are all short, a teaser list's
+titles are long, however short its links to sections and authors."""
+
+LINK_LIST_REPEATS = 0.5
+"""Share of a list's links whose targets other links of the page also point to, from which
+the list repeats the site's navigation (a menu) rather than listing the page's own items:
+a category page's lists of subcategories and a freelancer site's skills point once each."""
+
 MAIN_CONTAINERS = "main_containers"
 """`page.derived` key of the page's main containers found so far, by the `near` asked with."""
 
@@ -214,7 +235,8 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
                 drop_twins: bool = False, drop_reviews: bool = False,
                 drop_teasers: bool = False, shown_prose: bool = False,
                 folded_classes: bool = False, laid_out: bool = False,
-                trim_edges: bool = False, drop_card_twins: bool = False) -> ArticleContent:
+                drop_menus: bool = False, trim_edges: bool = False,
+                drop_card_twins: bool = False) -> ArticleContent:
     """`root` without its furniture and the given `noise`, with the page's labels; with
     `drop_twins`, without the blocks that repeat an earlier one's text (`twin_blocks`: a page's
     main text, not a document whose language tabs each repeat the same notes), and with
@@ -227,8 +249,9 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
     notices of states the shopper has not chosen: sold out, on sale, back in stock), and
     with `laid_out` also of the blocks named only for how they are laid out
     (`article_names.LAYOUT_WORDS`: a landing page's sections, a product page's galleries); with
-    `trim_edges`, without the lines of furniture that open or close its text
-    (`edge_furniture`)."""
+    `drop_menus`, without the menus repeated in it (`_is_menu`: blocks of short links alone,
+    most of them to targets other links of the page point to); with `trim_edges`, without
+    the lines of furniture that open or close its text (`edge_furniture`)."""
     stats = page_stats(page)
     start = stats.index[root]
     panels = {stats.elements[i] for i in folded_indices(page, stats)
@@ -236,7 +259,7 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
     if shown_prose:
         panels |= hidden_prose(stats, start, by_class=folded_classes)
     drop = _furniture(page, stats, start, noise, panels, drop_reviews, shown_prose,
-                      shown_prose and laid_out)
+                      shown_prose and laid_out, drop_menus)
     if drop_teasers:
         drop = sorted(drop + _rails(page, stats, start, drop))
     if trim_edges:
@@ -355,15 +378,18 @@ def _is_prose_line(line: str) -> bool:
 
 def _furniture(page: Page, stats: econ.TreeStats, start: int, noise: Sequence[HtmlElement],
                panels: Collection[HtmlElement] = (), reviews: bool = False,
-               prose: bool = False, laid_out: bool = False) -> list[int]:
+               prose: bool = False, laid_out: bool = False,
+               drop_menus: bool = False) -> list[int]:
     """The indices of the furniture blocks, panels of choices (`_FacetOptions`) and given
     `noise` under element `start`, outermost only (a dropped block's inside is not visited).
     Folded `panels` are judged as shown; with `prose`, a block named only for how it is shown
-    (and with `laid_out`, or laid out) stays when it holds prose."""
+    (and with `laid_out`, or laid out) stays when it holds prose; with `drop_menus`, a menu
+    (`_is_menu`) is furniture."""
     given = {stats.index[el] for el in noise if el in stats.index}
     drop: list[int] = []
     wrapper_chars = WRAPPER_SHARE * stats.chars[start]
     facets = _FacetOptions.of(stats, page.choice_fields)
+    targets = _link_targets(page.body) if drop_menus else None
     i = start + 1
     while i < stats.end[start]:
         el = stats.elements[i]
@@ -372,7 +398,8 @@ def _furniture(page: Page, stats: econ.TreeStats, start: int, noise: Sequence[Ht
                 or facets is not None and facets.is_panel(i) and stats.chars[i] <= wrapper_chars \
                 or (noise_hint(stats, i, shown=shown)
                     and not (prose and _shown_prose(stats, i, shown, laid_out))
-                    or reviews and names_reviews(el)) \
+                    or reviews and names_reviews(el)
+                    or targets is not None and _is_menu(stats, i, targets)) \
                 and not _is_wrapper(el, stats.chars[i], wrapper_chars):
             drop.append(i)
             i = stats.end[i]
@@ -447,6 +474,31 @@ def _shown_prose(stats: econ.TreeStats, i: int, shown: bool, laid_out: bool = Fa
             or not says_display_only(class_names(el), laid_out):
         return False
     return shows_prose(stats, i)
+
+
+def _is_menu(stats: econ.TreeStats, i: int, targets: Counter[str]) -> bool:
+    """Whether block `i` is a menu: LINK_LIST_LINKS links or more, LINK_LIST_SHARE of its
+    text in them, LINK_LIST_CHARS characters or fewer per link and none longer than
+    LINK_LIST_LONGEST, LINK_LIST_REPEATS of them pointing where other links of the page
+    (`targets`) point too."""
+    if stats.link_chars[i] < LINK_LIST_SHARE * stats.chars[i] or not stats.chars[i]:
+        return False
+    links = sum(stats.is_link[i:stats.end[i]])
+    if links < LINK_LIST_LINKS or stats.link_chars[i] > LINK_LIST_CHARS * links:
+        return False
+    el = stats.elements[i]
+    if any(len(a.text_content().strip()) > LINK_LIST_LONGEST for a in el.iter("a")):
+        return False
+    own = _link_targets(el)
+    repeated = sum(n for target, n in own.items() if targets[target] > n)
+    return repeated >= LINK_LIST_REPEATS * sum(own.values())
+
+
+def _link_targets(root: HtmlElement) -> Counter[str]:
+    """How many links under `root` point to each target (without fragment or closing
+    slash)."""
+    return Counter(a.get("href", "").split("#")[0].rstrip("/") for a in root.iter("a")
+                   if a.get("href"))
 
 
 def _is_wrapper(el: HtmlElement, chars: int, wrapper_chars: float) -> bool:
