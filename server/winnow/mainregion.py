@@ -39,7 +39,7 @@ from winnow.article_names import says_display_only
 from winnow.article_trim import MIN_TWIN_CHARS, card_twins, twin_blocks
 from winnow.edges import edge_furniture
 from winnow.folded import unfold
-from winnow.layouttitles import words_of
+from winnow.layouttitles import normalize_url, words_of
 from winnow.mibat_dom import page_dom
 from winnow.page import HtmlElement, Page, is_hidden, wn_id
 from winnow.pagetype import PageType, readerless_probability
@@ -495,10 +495,8 @@ def _is_menu(stats: econ.TreeStats, i: int, targets: Counter[str]) -> bool:
 
 
 def _link_targets(root: HtmlElement) -> Counter[str]:
-    """How many links under `root` point to each target (without fragment or closing
-    slash)."""
-    return Counter(a.get("href", "").split("#")[0].rstrip("/") for a in root.iter("a")
-                   if a.get("href"))
+    """How many links under `root` point to each target (`layouttitles.normalize_url`)."""
+    return Counter(normalize_url(a.get("href", "")) for a in root.iter("a") if a.get("href"))
 
 
 def _is_wrapper(el: HtmlElement, chars: int, wrapper_chars: float) -> bool:
