@@ -185,7 +185,8 @@ def test_a_short_text_a_card_repeats_is_left_out_of_the_shown_main_text() -> Non
     date once per screen size: the shown main text holds each once per card. The price every
     card has (the same field of sibling records) and a comparison table's repeated values
     stay (a wrapper and its only child are one block), and without `drop_card_twins` (the
-    routing's reading) nothing is left out."""
+    routing's reading) nothing is left out, but the region counts what it kept (so the shown
+    text is built again only when it differs)."""
     card = ("<li class='card'><a class='cover' href='/e/{n}'>{title}</a>"
             "<h3 class='card-title'>{title}</h3>"
             "<div class='when-mobile'>Tue, Mar {n}</div>"
@@ -206,6 +207,7 @@ def test_a_short_text_a_card_repeats_is_left_out_of_the_shown_main_text() -> Non
         assert text.count("Tue, Mar 4") == copies
         assert text.count("Free") == 3
         assert text.count("By e-mail") == 2
+        assert region.card_twins == (0 if drop else 6)  # counted where kept: 3 titles, 3 dates
 
 
 def test_folded_panels_are_in_the_main_region() -> None:

@@ -98,6 +98,9 @@ class ArticleContent:
     """How many passes of the ladder ran."""
     near_heading: bool = False
     """The pass looked for the snippet near the title's heading (`article_climb.Climb`)."""
+    card_twins: int = 0
+    """Short texts a card repeats that a main region keeps (`mainregion.main_region` with
+    `drop_twins` but not `drop_card_twins`): 0 when its shown text would be the same."""
 
 
 @dataclass

@@ -228,7 +228,8 @@ def extract_page(page: Page, template: Template | None = None,
             kind = "other"
     if found is None or rendered is None or kind != "article":
         result.kind = "other"  # no reader view; the main region for the corpus
-        content, result.main_text = _main_text(page, meta, found, known_noise, shown=True)
+        content, result.main_text = region if region is not None and not region[0].card_twins \
+            else _main_text(page, meta, found, known_noise, shown=True)
         if page.has_ids:
             result.noise_ids, result.content_ids = content.noise_ids, content.content_ids
         result.confidence = scored.confidence("other", result.main_text)

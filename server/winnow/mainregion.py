@@ -240,7 +240,8 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
     """`root` without its furniture and the given `noise`, with the page's labels; with
     `drop_twins`, without the blocks that repeat an earlier one's text (`twin_blocks`: a page's
     main text, not a document whose language tabs each repeat the same notes), and with
-    `drop_card_twins` also of the short texts a card repeats (`card_twins`); with
+    `drop_card_twins` also of the short texts a card repeats (`card_twins`; without it, the
+    region counts those it keeps); with
     `drop_teasers`, without its rails of teasers (`_rails`: a product page's related and
     recently viewed products); with `shown_prose`, keeping the prose of blocks named only for
     how they are shown (`_shown_prose`) and of the blocks the page hides without naming their
@@ -264,10 +265,12 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
         drop = sorted(drop + _rails(page, stats, start, drop))
     if trim_edges:
         drop = sorted(drop + edge_furniture(stats, start, set(drop)))
+    cards: list[int] = []
     if drop_twins:
         drop = sorted(drop + twin_blocks(stats, start, set(drop), MIN_TWIN_CHARS))
+        cards = card_twins(stats, start, set(drop))
     if drop_card_twins:
-        drop = sorted(drop + card_twins(stats, start, set(drop)))
+        drop = sorted(drop + cards)
     clone = copy.deepcopy(root)
     clone.tail = None
     twins = list(clone.iter())
@@ -279,7 +282,7 @@ def main_region(page: Page, root: HtmlElement, noise: Sequence[HtmlElement] = ()
             twin.drop_tree()
     content, dropped = label_regions(stats, start, set(drop))
     return ArticleContent(clone, root, _ids(stats, content), _ids(stats, dropped), "region",
-                          0.0, stats.chars[0])
+                          0.0, stats.chars[0], card_twins=0 if drop_card_twins else len(cards))
 
 
 def is_spread_out(page: Page, page_type: PageType, body: HtmlElement,
