@@ -29,11 +29,11 @@ PROSE = ("Our workshop turns, polishes and wires every lamp by hand, so the pati
          "varies a little from one lamp to the next. ")
 
 
-def region_text(html: str, shown_prose: bool = False, folded_classes: bool = False) -> str:
+def region_text(html: str, **flags: bool) -> str:
+    """The text of the page's main region read with `main_region`'s `flags`."""
     page = parse_page(html, "https://shop.example/lamps")
     main = main_container(page)
-    region = main_region(page, page.body if main is None else main, shown_prose=shown_prose,
-                         folded_classes=folded_classes)
+    region = main_region(page, page.body if main is None else main, **flags)
     return render_article(region.content, page.url, None, None).text
 
 
@@ -305,15 +305,10 @@ def test_the_prose_of_a_carousel_or_banner_stays_in_the_main_text() -> None:
             f"<div class='carousel-links'>{links}</div>"
             f"<div class='site-footer'><p>{PROSE.replace('workshop', 'company')}</p></div>"
             f"<p>{PROSE.replace('lamp', 'shade')}</p></main></body></html>")
-    page = parse_page(html, "https://shop.example/")
-    main = main_container(page)
-    assert main is not None
-    region = main_region(page, main, shown_prose=True)
-    text = render_article(region.content, page.url, None, None).text
+    text = region_text(html, shown_prose=True)
     assert text.count("patina of the brass") == 4
     assert "Quick view" not in text and "Lamp number" not in text and "company" not in text
-    region = main_region(page, main)
-    text = render_article(region.content, page.url, None, None).text
+    text = region_text(html)
     assert text.count("patina of the brass") == 1 and "shade" in text
 
 
@@ -332,15 +327,10 @@ def test_the_prose_of_sections_laid_out_as_strips_or_panels_stays_with_laid_out(
             f"<div class='scroll-links'>{links}</div>"
             f"<div class='site-footer'><p>{PROSE.replace('workshop', 'company')}</p></div>"
             "</main></body></html>")
-    page = parse_page(html, "https://shop.example/")
-    main = main_container(page)
-    assert main is not None
-    region = main_region(page, main, shown_prose=True, laid_out=True)
-    text = render_article(region.content, page.url, None, None).text
+    text = region_text(html, shown_prose=True, laid_out=True)
     assert text.count("patina of the brass") == 4
     assert "Lamp number" not in text and "company" not in text
-    region = main_region(page, main, shown_prose=True)
-    text = render_article(region.content, page.url, None, None).text
+    text = region_text(html, shown_prose=True)
     assert text.count("patina of the brass") == 1 and "shade" in text
 
 
@@ -528,12 +518,8 @@ def test_a_service_pages_menu_repeated_in_its_main_region_leaves_it() -> None:
             f"<p>{PROSE * 3}</p><div class='options'>{menu}</div><div>{items}</div>"
             f"<p>{PROSE} See <a href='/a'>our rates</a>.</p><div class='stories'>{cards}</div>"
             "</main></body></html>")
-    page = parse_page(html, "https://movers.example/")
-    main = main_container(page)
-    assert main is not None
     for drop_menus in (False, True):
-        region = main_region(page, main, shown_prose=True, drop_menus=drop_menus)
-        text = render_article(region.content, page.url, None, None).text
+        text = region_text(html, shown_prose=True, drop_menus=drop_menus)
         assert ("Service 3" in text) is not drop_menus
         assert "Item 3" in text and "our rates" in text
         assert "hospital wing in one weekend, part 3" in text

@@ -484,7 +484,7 @@ def _is_menu(stats: econ.TreeStats, i: int, targets: Counter[str]) -> bool:
     text in them, LINK_LIST_CHARS characters or fewer per link and none longer than
     LINK_LIST_LONGEST, LINK_LIST_REPEATS of them pointing where other links of the page
     (`targets`) point too."""
-    if stats.link_chars[i] < LINK_LIST_SHARE * stats.chars[i] or not stats.chars[i]:
+    if stats.link_density(i) < LINK_LIST_SHARE:
         return False
     links = sum(stats.is_link[i:stats.end[i]])
     if links < LINK_LIST_LINKS or stats.link_chars[i] > LINK_LIST_CHARS * links:
