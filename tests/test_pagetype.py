@@ -25,6 +25,16 @@ from winnow.treemodel import ModelError, load_model, parse_model
 
 DOC_URL = "https://example.org/docs/en/latest/api.html"
 PRODUCT_URL = "https://lumen.example/products/brass-desk-lamp"
+LOADER_MAIN = ("<main><h1>Loaders</h1>" + "".join(
+    f"<pre>from parser import load\nsettings = load('config{i}.toml')</pre>"
+    "<p>The parser reads a configuration file, checks every key against its schema, and "
+    "returns a mapping of settings. This part explains how to call it, which errors it "
+    "raises, and how to extend it with your own loaders.</p>" for i in range(1, 4))
+    + "<div role='tablist'><a role='tab' aria-controls='tab-rb'>Ruby</a></div>"
+    "<div role='tabpanel' id='tab-rb' hidden><pre>settings = Parser.load('app.toml')</pre>"
+    "</div></main>")
+"""A reference page's main container: three sections of code and the prose about it, and a
+folded tab of code in another language."""
 
 
 def doc_page() -> str:
@@ -198,18 +208,11 @@ def test_documentation_keeps_the_code_of_its_folded_tabs() -> None:
 def test_documentation_whose_body_is_its_main_container_is_read_as_a_region() -> None:
     """When ECON's body is the main container itself (paragraphs right in <main>), the reader
     view is still that container read as a region: its folded tabs shown."""
-    prose = ("<p>The parser reads a configuration file, checks every key against its schema, "
-             "and returns a mapping of settings. This part explains how to call it, which "
-             "errors it raises, and how to extend it with your own loaders.</p>")
-    code = "".join(f"<pre>from parser import load\nsettings = load('config{i}.toml')</pre>"
-                   f"{prose}" for i in range(1, 4))
     html = ("<html><head><title>Loaders — Example 2.1 documentation</title>"
             "<meta name='generator' content='Sphinx'></head><body>"
             "<div class='sphinxsidebar' role='navigation'><h3>Navigation</h3><ul>"
             + "".join(f"<li><a href='/docs/{n}.html'>{n} guide</a></li>" for n in range(9))
-            + f"</ul></div><main><h1>Loaders</h1>{code}<div role='tablist'><a role='tab' "
-            "aria-controls='tab-rb'>Ruby</a></div><div role='tabpanel' id='tab-rb' hidden><pre>"
-            "settings = Parser.load('app.toml')</pre></div></main>"
+            + f"</ul></div>{LOADER_MAIN}"
             "<div class='footer'>© Example authors. Built with Sphinx.</div></body></html>")
     page = parse_page(html, DOC_URL)
     meta = extract_metadata(page)
@@ -224,15 +227,8 @@ def test_documentation_whose_body_holds_its_main_container_is_read_as_that_regio
     """When ECON's body is larger than the main container (a layout wrapper holding <main>
     and a rail beside it), the reader view is the main container read as a region, as when
     the body lies inside it: the folded tabs shown, the rail beside <main> left out."""
-    prose = ("<p>The parser reads a configuration file, checks every key against its schema, "
-             "and returns a mapping of settings. This part explains how to call it, which "
-             "errors it raises, and how to extend it with your own loaders.</p>")
-    code = "".join(f"<pre>from parser import load\nsettings = load('config{i}.toml')</pre>"
-                   f"{prose}" for i in range(1, 4))
     html = ("<html><head><title>Loaders — Example 2.1 documentation</title></head><body>"
-            f"<div class='wrap'><main><h1>Loaders</h1>{code}<div role='tablist'><a role='tab' "
-            "aria-controls='tab-rb'>Ruby</a></div><div role='tabpanel' id='tab-rb' hidden><pre>"
-            "settings = Parser.load('app.toml')</pre></div></main><div class='rail'><p>Join "
+            f"<div class='wrap'>{LOADER_MAIN}<div class='rail'><p>Join "
             "our corporate members program today.</p></div></div></body></html>")
     page = parse_page(html, DOC_URL)
     meta = extract_metadata(page)
